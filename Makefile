@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# crem: top-level build and test entry points.  `make help` lists them.
+#
+# The kernel module builds with Kbuild (see Kbuild) in a copy of the sources
+# per kernel release under $(BUILD)/kmod-<release>/, so that builds against
+# several kernels do not clobber each other's objects.  Everything userspace
+# builds under $(BUILD)/user/.
+
+BUILD ?= $(CURDIR)/build
+CREM_CACHE ?= $(HOME)/.cache/crem
+export CREM_CACHE
+
+# Kernel to build against: the running kernel's build tree if it has one,
+# else the newest Debian linux-headers installed.
+KDIR ?= $(shell d=/lib/modules/$$(uname -r)/build; \
+	if [ -d "$$d" ]; then echo "$$d"; else \
+	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1; fi)
+kernel_release = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+	$(1)/include/generated/utsrelease.h 2>/dev/null)
+KVER := $(call kernel_release,$(KDIR))
+
+# The two Debian 12 kernel series crem must build against with W=1.
+KDIR_61 ?= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
+KDIR_612 ?= $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12.*-amd64)))
+
+PYTHON := /usr/bin/python3
+NLSPEC := Documentation/netlink/specs/crem.yaml
+NLGEN_OUT := include/uapi/linux/crem_netlink.h crem/netlink/nl_gen.c \
+	     crem/netlink/nl_gen.h
+
+include crem/core/core.mk
+include tests/kunit/suites.mk
+
+CC ?= gcc
+USER_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Wshadow \
+	       -Wmissing-prototypes -Wstrict-prototypes \
+	       -I$(CURDIR) -I$(CURDIR)/include/uapi
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+
+UDIR := $(BUILD)/user
+CORE_SRCS := $(CREM_CORE_OBJS:.o=.c)
+CORE_LIB := $(UDIR)/libcremcore.a
+UNIT_BIN := $(UDIR)/crem_unit
+CREMCTL := $(BUILD)/cremctl
+CREMCTL_SRCS := $(wildcard tools/cremctl/*.c)
+CREMCTL_HDRS := $(wildcard tools/cremctl/*.h) include/uapi/linux/crem_netlink.h
+
+.PHONY: all module modules-all lib unit-bin cremctl unit kunit selftests \
+	check demo deps nlgen nlgen-check clean help
+
+all: module cremctl lib unit-bin
+
+help:
+	@echo "make              build crem.ko (KDIR=$(KDIR)), cremctl, libcremcore.a, tests"
+	@echo "make deps         install the Debian packages everything needs"
+	@echo "make modules-all  build crem.ko with W=1 against 6.1 and 6.12 headers"
+	@echo "make unit         portable core suites in userspace (ASan, UBSan)"
+	@echo "make kunit        the same suites in a KUnit kernel (UML)"
+	@echo "make selftests    the two-guest soft-RoCE lab"
+	@echo "make check        deps, then every test layer; ends 'N passed, N failed'"
+	@echo "make demo         deps, then ib_write_bw across a 10 ms, 1 % loss link"
+	@echo "make nlgen        regenerate the netlink code from $(NLSPEC)"
+
+deps:
+	tools/deps.sh
+
+# $(call kbuild,KDIR,OUTDIR): copy the sources and run Kbuild there.
+define kbuild
+	@test -d "$(1)" || { echo "no kernel headers at '$(1)' (make deps)" >&2; exit 1; }
+	@mkdir -p $(2)
+	@rsync -a --delete --exclude='/build/' --exclude='/tests/' \
+		--exclude='/tools/' --exclude='/Documentation/' --exclude='.*' \
+		--include='*/' --include='Kbuild' --include='*.[chS]' \
+		--include='*.mk' --exclude='*' --prune-empty-dirs \
+		./ $(2)/
+	$(MAKE) -C $(1) M=$(2) $(if $(W),W=$(W)) modules
+endef
+
+module:
+	$(call kbuild,$(KDIR),$(BUILD)/kmod-$(KVER))
+	@echo "built $(BUILD)/kmod-$(KVER)/crem.ko"
+
+# W=1 and no warnings at all, against both series.
+modules-all:
+	@set -e; mkdir -p $(BUILD); for kdir in $(KDIR_61) $(KDIR_612); do \
+		rel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+			$$kdir/include/generated/utsrelease.h); \
+		out=$(BUILD)/kmod-$$rel; log=$(BUILD)/kmod-$$rel.log; \
+		$(MAKE) --no-print-directory module KDIR=$$kdir W=1 \
+			>$$log 2>$$log.err || { cat $$log $$log.err; exit 1; }; \
+		if grep -q 'warning:' $$log.err; then cat $$log.err; \
+			echo "FAIL: warnings against $$rel" >&2; exit 1; fi; \
+		echo "ok: crem.ko builds against $$rel with W=1 and no warnings"; \
+	done
+
+$(UDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -O2 -c $< -o $@
+
+$(CORE_LIB): $(addprefix $(UDIR)/,$(CREM_CORE_OBJS))
+	$(AR) rcs $@ $^
+
+lib: $(CORE_LIB)
+
+# The unit runner: every suite plus the core, all under ASan and UBSan.
+UNIT_SRCS := tests/kunit/shim/shim.c $(CREM_KUNIT_OBJS:.o=.c) $(CORE_SRCS)
+$(UNIT_BIN): $(UNIT_SRCS) $(wildcard crem/core/*.h crem/fec/*.h) \
+	     tests/kunit/shim/kunit/test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Itests/kunit/shim -O1 $(SAN_FLAGS) \
+		$(UNIT_SRCS) -o $@
+
+unit-bin: $(UNIT_BIN)
+
+$(CREMCTL): $(CREMCTL_SRCS) $(CREMCTL_HDRS) crem/core/version.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -O2 $(CREMCTL_SRCS) -o $@ \
+		$$(pkg-config --cflags --libs libmnl)
+
+cremctl: $(CREMCTL)
+
+nlgen:
+	$(PYTHON) tools/nlgen.py $(NLSPEC) $(NLGEN_OUT)
+
+nlgen-check:
+	$(PYTHON) tools/nlgen.py --check $(NLSPEC) $(NLGEN_OUT)
+
+# Each layer writes KTAP/TAP to $(BUILD)/results/<layer>.tap.
+unit: $(UNIT_BIN)
+	@mkdir -p $(BUILD)/results
+	tests/unit.sh $(UNIT_BIN) $(BUILD)/results/unit.tap
+
+kunit:
+	@mkdir -p $(BUILD)/results
+	tests/kunit/run.sh $(BUILD)/results/kunit.tap
+
+selftests: cremctl
+	$(MAKE) module KDIR=$(KDIR_61)
+	@mkdir -p $(BUILD)/results
+	tests/selftests/run.sh $(BUILD)/results/selftests.tap
+
+check: deps
+	tests/check.sh
+
+demo: deps cremctl
+	$(MAKE) module KDIR=$(KDIR_61)
+	tests/selftests/demo.sh
+
+clean:
+	rm -rf $(BUILD)

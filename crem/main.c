@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * crem: CREM, the Congestion-Aware Reliability Enhancement Mechanism, for
+ * RoCEv2 flows over long, lossy paths.
+ *
+ * This is the front door.  Subsystems start in dependency order and stop in
+ * reverse; Documentation/crem/design.rst describes each one.
+ */
+#include <linux/init.h>
+#include <linux/module.h>
+#include <net/genetlink.h>
+
+#include <linux/crem_netlink.h>
+
+#include "compat.h"
+#include "core/version.h"
+#include "netlink/genl.h"
+#include "netns.h"
+
+static int __init crem_mod_init(void)
+{
+	int ret;
+
+	/* Per-namespace state first: netlink handlers look it up. */
+	ret = crem_netns_init();
+	if (ret)
+		goto err_netns;
+
+	ret = crem_genl_init();
+	if (ret)
+		goto err_genl;
+
+	pr_info("crem " CREM_VERSION " loaded\n");
+	return 0;
+
+err_genl:
+	crem_netns_exit();
+err_netns:
+	return ret;
+}
+
+static void __exit crem_mod_exit(void)
+{
+	crem_genl_exit();
+	crem_netns_exit();
+	pr_info("crem " CREM_VERSION " unloaded\n");
+}
+
+module_init(crem_mod_init);
+module_exit(crem_mod_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("CREM: erasure coding and coded retransmission for RoCEv2 over long, lossy paths");
+MODULE_VERSION(CREM_VERSION);
+MODULE_ALIAS_GENL_FAMILY(CREM_GENL_NAME);

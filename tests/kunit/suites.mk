@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# KUnit suites of the portable core.  Each file is written once against the
+# KUnit API and builds both into the UML KUnit kernel (tests/kunit/run.sh)
+# and into the userspace runner (make unit), through shim/kunit/test.h.
+CREM_KUNIT_OBJS := tests/kunit/psn_test.o tests/kunit/stats_test.o
