@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# crem in the two-guest lab: load, talk over netlink, carry RDMA, unload.
+#
+#   host A 192.0.2.1 (rxe0) <---- link ----> host B 192.0.2.2 (rxe0)
+#          ib_write_bw server                      ib_write_bw client
+#
+# Runs in both guests (lab.sh); each asserts its own side.
+. ./guest.sh
+
+require_tool "$CREMCTL" jq ib_write_bw
+[ -f "$CREM_KO" ] || ktap_skip_all "no crem.ko in the guest image"
+
+ktap_plan 9
+
+# Before loading: cremctl must say clearly that the module is missing.
+out=$("$CREMCTL" show 2>&1)
+rc=$?
+if [ "$rc" -eq 1 ] && echo "$out" | grep -q "crem module is not loaded"; then
+	ktap_ok "cremctl explains that crem is not loaded"
+else
+	ktap_fail "cremctl explains that crem is not loaded"
+	ktap_diag "rc=$rc: $out"
+fi
+
+dmesg -c > /dev/null
+ktap_check "insmod crem.ko" insmod "$CREM_KO"
+ktap_check "crem is loaded (/sys/module/crem)" test -d /sys/module/crem
+
+module_version=$(cat /sys/module/crem/version 2>/dev/null)
+json=$("$CREMCTL" -j show)
+if echo "$json" | jq -e --arg v "$module_version" \
+	'.version == $v and (.stats | type == "object")' > /dev/null; then
+	ktap_ok "cremctl -j show: valid JSON with version $module_version"
+else
+	ktap_fail "cremctl -j show: valid JSON with version '$module_version'"
+	ktap_diag "$json"
+fi
+
+# Each show is two requests (version, stats), counted before the reply.
+before=$(echo "$json" | jq -r '.stats.ctl_requests')
+after=$("$CREMCTL" -j show | jq -r '.stats.ctl_requests')
+if [ "$before" -ge 2 ] 2>/dev/null && [ "$after" -eq $((before + 2)) ]; then
+	ktap_ok "ctl_requests counts exactly the requests served ($before -> $after)"
+else
+	ktap_fail "ctl_requests counts exactly the requests served ($before -> $after)"
+fi
+
+text=$("$CREMCTL" version)
+ktap_check "cremctl version prints the module's version" \
+	sh -c "echo '$text' | grep -q '^crem $module_version '"
+
+if perftest_bw ib_write_bw /tmp/bw -s 65536 -n 200; then
+	if [ "$CREM_ROLE" = b ]; then
+		bw=$(cat /tmp/bw)
+		if awk -v bw="$bw" 'BEGIN { exit !(bw > 0) }'; then
+			ktap_ok "ib_write_bw to host A: $bw MB/s"
+		else
+			ktap_fail "ib_write_bw to host A: bandwidth '$bw'"
+		fi
+	else
+		ktap_ok "ib_write_bw server completed"
+	fi
+else
+	ktap_fail "ib_write_bw between the guests"
+	sed 's/^/# /' /tmp/perftest.out 2>/dev/null
+fi
+
+ktap_check "rmmod crem" rmmod crem
+log=$(dmesg)
+if echo "$log" | grep -qE 'WARNING:|BUG:|Oops|general protection|refcount_t|leak|UBSAN|KASAN'; then
+	ktap_fail "no WARN, BUG or leak report in dmesg"
+	echo "$log" | sed 's/^/# /'
+else
+	ktap_ok "no WARN, BUG or leak report in dmesg"
+fi
+
+ktap_finish

@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for tests that run inside a lab guest (sourced, busybox sh).
+#
+# The environment gives CREM_ROLE (a or b), CREM_SELF_IP, CREM_PEER_IP and
+# any crem.KEY=VALUE of the kernel command line as CREM_KEY.  Tests print
+# TAP version 13 through the ktap_* helpers and end with ktap_finish,
+# whose exit code the host reads: 0 pass, 1 fail, 4 (ksft_skip) skip.
+
+ksft_skip=4
+IP=/usr/sbin/ip		# busybox's shell prefers its own ip and tc applets
+TC=/usr/sbin/tc
+CREMCTL=/crem/cremctl
+CREM_KO=/crem/crem.ko
+LAB_SYNC_PORT=7123
+
+ktap_nr=0
+ktap_failed=0
+ktap_skipped=0
+
+ktap_plan() {
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+ktap_ok() {
+	ktap_nr=$((ktap_nr + 1))
+	echo "ok $ktap_nr $CREM_ROLE: $*"
+}
+
+ktap_fail() {
+	ktap_nr=$((ktap_nr + 1))
+	ktap_failed=$((ktap_failed + 1))
+	echo "not ok $ktap_nr $CREM_ROLE: $*"
+}
+
+ktap_skip() {
+	local what=$1
+	shift
+	ktap_nr=$((ktap_nr + 1))
+	ktap_skipped=$((ktap_skipped + 1))
+	echo "ok $ktap_nr $CREM_ROLE: $what # SKIP $*"
+}
+
+# ktap_check DESCRIPTION COMMAND...: one result from a command's status.
+ktap_check() {
+	local what=$1
+	shift
+	if "$@"; then
+		ktap_ok "$what"
+	else
+		ktap_fail "$what"
+	fi
+}
+
+ktap_diag() {
+	echo "$*" | sed 's/^/# /'
+}
+
+ktap_finish() {
+	if [ "$ktap_failed" -gt 0 ]; then
+		exit 1
+	elif [ "$ktap_skipped" -gt 0 ] && [ "$ktap_skipped" -eq "$ktap_nr" ]; then
+		exit "$ksft_skip"
+	fi
+	exit 0
+}
+
+# The whole test is skipped: a tool it needs is missing.
+ktap_skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit "$ksft_skip"
+}
+
+require_tool() {
+	local t
+	for t in "$@"; do
+		[ -x "$t" ] || command -v "$t" >/dev/null 2>&1 ||
+			ktap_skip_all "$t is not available in the guest"
+	done
+}
+
+# wait_for SECONDS COMMAND...: poll until COMMAND succeeds.
+wait_for() {
+	local deadline=$(( $(date +%s) + $1 ))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -ge "$deadline" ] && return 1
+		sleep 0.2
+	done
+}
+
+# lab_sync NAME: both guests reach the same point before either goes on.
+# Guest A listens, guest B connects; the name guards against mismatches.
+lab_sync() {
+	local got
+	if [ "$CREM_ROLE" = a ]; then
+		got=$(echo "$1" | timeout 120 nc -l -p "$LAB_SYNC_PORT")
+	else
+		got=
+		wait_for 120 sh -c "echo '$1' | nc -w 2 '$CREM_PEER_IP' $LAB_SYNC_PORT > /tmp/sync.$$ 2>/dev/null && [ -s /tmp/sync.$$ ]" &&
+			got=$(cat /tmp/sync.$$)
+		rm -f /tmp/sync.$$
+	fi
+	[ "$got" = "$1" ]
+}
+
+# The GID index of rxe0 that carries our IPv4 address (RoCEv2 over IPv4).
+rxe_ipv4_gid_index() {
+	local want f
+	want=$(echo "$CREM_SELF_IP" | awk -F. '{printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", $1, $2, $3, $4}')
+	for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+		if [ "$(cat "$f" 2>/dev/null)" = "$want" ]; then
+			basename "$f"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# perftest_bw TOOL OUT [ARGS...]: run a perftest benchmark between the
+# guests, A serving and B connecting; B's average bandwidth in MB/s goes to
+# OUT (B only).  Returns the tool's status.
+perftest_bw() {
+	local tool=$1 out=$2 gid
+	shift 2
+	gid=$(rxe_ipv4_gid_index) || return 1
+	if [ "$CREM_ROLE" = a ]; then
+		lab_sync "$tool-server" || return 1
+		timeout 300 "$tool" -d rxe0 -x "$gid" -F "$@" > /tmp/perftest.out 2>&1
+	else
+		lab_sync "$tool-server" || return 1
+		# Poll until A's server accepts the connection.
+		wait_for 60 sh -c "timeout 300 $tool -d rxe0 -x $gid -F $* $CREM_PEER_IP > /tmp/perftest.out 2>&1" ||
+			{ cat /tmp/perftest.out | sed 's/^/# /'; return 1; }
+		# The line after the header holds: bytes iterations peak average rate.
+		awk '/BW average/ {getline; print $4; exit}' /tmp/perftest.out > "$out"
+		[ -s "$out" ]
+	fi
+}
