@@ -20,6 +20,7 @@
 #include "nl.h"
 
 #define MAX_STATS 256
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct options {
 	bool json;
@@ -221,7 +222,7 @@ static void usage(FILE *out)
 	fprintf(out, "  -j, --json     print JSON\n");
 	fprintf(out, "  -p, --pretty   print indented JSON (implies -j)\n\n");
 	fprintf(out, "Commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name,
 			commands[i].help);
 }
@@ -271,7 +272,7 @@ int main(int argc, char **argv)
 		argc = 1;
 		argv = default_command;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(commands[i].name, argv[0]))
 			return commands[i].run(&opt, argc, argv);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[0]);
