@@ -143,16 +143,23 @@ static int fetch(struct crem_info *info, bool with_stats)
 	return ret;
 }
 
+/* For commands without arguments: argv[0] is the command's name. */
+static bool extra_args(int argc, char **argv)
+{
+	if (argc <= 1)
+		return false;
+	fprintf(stderr, "%s: %s takes no arguments (got '%s')\n", prog,
+		argv[0], argv[1]);
+	return true;
+}
+
 static int cmd_version(const struct options *opt, int argc, char **argv)
 {
 	struct crem_info info;
 	struct json j;
 
-	(void)argv;
-	if (argc > 1) {
-		fprintf(stderr, "%s: version takes no arguments\n", prog);
+	if (extra_args(argc, argv))
 		return 2;
-	}
 	if (fetch(&info, false))
 		return 1;
 	if (!opt->json) {
@@ -174,11 +181,8 @@ static int cmd_show(const struct options *opt, int argc, char **argv)
 	unsigned int i;
 	struct json j;
 
-	(void)argv;
-	if (argc > 1) {
-		fprintf(stderr, "%s: show takes no arguments\n", prog);
+	if (extra_args(argc, argv))
 		return 2;
-	}
 	if (fetch(&info, true))
 		return 1;
 	if (!opt->json) {
