@@ -33,14 +33,18 @@ include crem/core/core.mk
 include tests/kunit/suites.mk
 
 CC ?= gcc
-USER_CFLAGS := -std=gnu11 -g -Wall -Wextra -Werror -Wshadow \
+USER_CFLAGS := -std=gnu11 -g -Wall -Wextra -Wno-unused-parameter -Werror -Wshadow \
 	       -Wmissing-prototypes -Wstrict-prototypes \
 	       -I$(CURDIR) -I$(CURDIR)/include/uapi
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	     -fno-omit-frame-pointer
 
 UDIR := $(BUILD)/user
-CORE_SRCS := $(CREM_CORE_OBJS:.o=.c)
+ifeq ($(shell uname -m),x86_64)
+USER_CORE_OBJS := $(CREM_CORE_OBJS) $(CREM_CORE_X86_OBJS) $(CREM_USER_ENV_OBJS)
+else
+USER_CORE_OBJS := $(CREM_CORE_OBJS) $(CREM_USER_ENV_OBJS)
+endif
 CORE_LIB := $(UDIR)/libcremcore.a
 UNIT_BIN := $(UDIR)/crem_unit
 CREMCTL := $(BUILD)/cremctl
@@ -95,22 +99,31 @@ modules-all:
 		echo "ok: crem.ko builds against $$rel with W=1 and no warnings"; \
 	done
 
-$(UDIR)/%.o: %.c
+CORE_HDRS := $(wildcard crem/core/*.h crem/fec/*.h)
+
+$(UDIR)/%.o: %.c $(CORE_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -O2 -c $< -o $@
 
-$(CORE_LIB): $(addprefix $(UDIR)/,$(CREM_CORE_OBJS))
+$(UDIR)/%.o: %.S $(CORE_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) -D__ASSEMBLY__ -c $< -o $@
+
+$(CORE_LIB): $(addprefix $(UDIR)/,$(USER_CORE_OBJS))
 	$(AR) rcs $@ $^
 
 lib: $(CORE_LIB)
 
-# The unit runner: every suite plus the core, all under ASan and UBSan.
-UNIT_SRCS := tests/kunit/shim/shim.c $(CREM_KUNIT_OBJS:.o=.c) $(CORE_SRCS)
-$(UNIT_BIN): $(UNIT_SRCS) $(wildcard crem/core/*.h crem/fec/*.h) \
-	     tests/kunit/shim/kunit/test.h
+# The unit runner: every suite plus the core, C under ASan and UBSan (the
+# assembly kernels link in as they are).
+UNIT_C_SRCS := tests/kunit/shim/shim.c $(CREM_KUNIT_OBJS:.o=.c) \
+	       $(patsubst %.o,%.c,$(filter-out %_ssse3.o %_avx2.o %_avx512bw.o %_avx512.o,$(USER_CORE_OBJS)))
+UNIT_ASM_OBJS := $(addprefix $(UDIR)/,$(filter %_ssse3.o %_avx2.o %_avx512bw.o %_avx512.o,$(USER_CORE_OBJS)))
+$(UNIT_BIN): $(UNIT_C_SRCS) $(UNIT_ASM_OBJS) $(CORE_HDRS) \
+	     tests/kunit/shim/kunit/test.h $(wildcard tests/kunit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Itests/kunit/shim -O1 $(SAN_FLAGS) \
-		$(UNIT_SRCS) -o $@
+		$(UNIT_C_SRCS) $(UNIT_ASM_OBJS) -o $@
 
 unit-bin: $(UNIT_BIN)
 

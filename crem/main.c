@@ -14,6 +14,7 @@
 
 #include "compat.h"
 #include "core/version.h"
+#include "fec/fec.h"
 #include "netlink/genl.h"
 #include "netns.h"
 
@@ -21,7 +22,10 @@ static int __init crem_mod_init(void)
 {
 	int ret;
 
-	/* Per-namespace state first: netlink handlers look it up. */
+	/* Field tables and the coder for this CPU; nothing to undo. */
+	crem_fec_init();
+
+	/* Per-namespace state next: netlink handlers look it up. */
 	ret = crem_netns_init();
 	if (ret)
 		goto err_netns;
@@ -30,7 +34,8 @@ static int __init crem_mod_init(void)
 	if (ret)
 		goto err_genl;
 
-	pr_info("crem " CREM_VERSION " loaded\n");
+	pr_info("crem " CREM_VERSION " loaded, coder %s\n",
+		crem_gf_isa_name(crem_gf_isa()));
 	return 0;
 
 err_genl:

@@ -12,14 +12,42 @@
 #define CREM_CORE_PORT_H
 
 #ifdef __KERNEL__
-#include <linux/types.h>
-#include <linux/string.h>
+#include <linux/bitops.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
 #include <linux/stddef.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+#define CREM_WARN_ON_ONCE(cond) WARN_ON_ONCE(cond)
+#define crem_popcount64(x) hweight64(x)
 #else
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+
+/*
+ * A broken rule of the core's interfaces (a context or argument contract):
+ * WARN_ON_ONCE() in the kernel; here a message and a count that tests can
+ * assert to be zero.
+ */
+extern unsigned long crem_port_warnings;
+#define CREM_WARN_ON_ONCE(cond) ({					\
+	bool __cond = !!(cond);						\
+	static bool __warned;						\
+	if (__cond) {							\
+		crem_port_warnings++;					\
+		if (!__warned) {					\
+			__warned = true;				\
+			fprintf(stderr, "crem: WARNING at %s:%d: %s\n",	\
+				__FILE__, __LINE__, #cond);		\
+		}							\
+	}								\
+	__cond;								\
+})
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -29,6 +57,8 @@ typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
+
+#define crem_popcount64(x) __builtin_popcountll(x)
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -9,6 +9,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <kunit/test.h>
 
@@ -70,12 +72,48 @@ void kunit_kfree(struct kunit *test, const void *ptr)
 	}
 }
 
+struct crem_kunit_map {
+	struct crem_kunit_map *next;
+	void *base;
+	size_t size;
+};
+
+void *crem_kunit_alloc_guarded(struct kunit *test, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t body = (len + page - 1) / page * page;
+	struct crem_kunit_map *map;
+	u8 *base;
+
+	map = malloc(sizeof(*map));
+	if (!map)
+		return NULL;
+	base = mmap(NULL, body + page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED || mprotect(base + body, page, PROT_NONE)) {
+		free(map);
+		return NULL;
+	}
+	map->base = base;
+	map->size = body + page;
+	map->next = test->maps;
+	test->maps = map;
+	return base + body - len;
+}
+
 static void release_allocs(struct kunit *test)
 {
 	while (test->nr_allocs)
 		free(test->allocs[--test->nr_allocs]);
 	free(test->allocs);
 	test->allocs = NULL;
+	while (test->maps) {
+		struct crem_kunit_map *map = test->maps;
+
+		test->maps = map->next;
+		munmap(map->base, map->size);
+		free(map);
+	}
 }
 
 void crem_kunit_log(struct kunit *test, const char *level, const char *fmt,

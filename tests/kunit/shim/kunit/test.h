@@ -38,6 +38,7 @@ struct kunit {
 	jmp_buf abort;		/* taken by a failed KUNIT_ASSERT_*() */
 	void **allocs;		/* freed when the case ends */
 	size_t nr_allocs;
+	struct crem_kunit_map *maps;	/* unmapped when the case ends */
 	void *priv;
 };
 
@@ -74,6 +75,15 @@ void *kunit_kmalloc_array(struct kunit *test, size_t n, size_t size,
 			  gfp_t gfp);
 void *kunit_kcalloc(struct kunit *test, size_t n, size_t size, gfp_t gfp);
 void kunit_kfree(struct kunit *test, const void *ptr);
+
+/*
+ * Not part of KUnit: a buffer of @len bytes whose last byte is followed by
+ * an inaccessible page, so that any overrun faults at once.  Freed when
+ * the case ends.  tests/kunit/test_util.h maps it to kunit_kmalloc() in a
+ * kernel.
+ */
+struct crem_kunit_map;
+void *crem_kunit_alloc_guarded(struct kunit *test, size_t len);
 
 void crem_kunit_log(struct kunit *test, const char *level, const char *fmt,
 		    ...) __attribute__((format(printf, 3, 4)));

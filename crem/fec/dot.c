@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "dot.h"
+#include "gf.h"
+
+/* Source bytes coded per claim of the vector registers. */
+#define DOT_SECTION_BYTES (64 * 1024)
+
+static enum crem_simd_isa crem_gf_active = CREM_SIMD_SCALAR;
+
+static const char *const isa_names[CREM_SIMD_NR_ISA] = {
+	"scalar", "ssse3", "avx2", "gfni-avx2", "avx512bw", "gfni-avx512",
+};
+
+const char *crem_gf_isa_name(enum crem_simd_isa isa)
+{
+	return isa < CREM_SIMD_NR_ISA ? isa_names[isa] : "unknown";
+}
+
+bool crem_gf_isa_available(enum crem_simd_isa isa)
+{
+	if (isa == CREM_SIMD_SCALAR)
+		return true;
+	return isa < CREM_SIMD_NR_ISA && crem_gf_arch_kernels(isa) &&
+	       crem_simd_cpu_supports(isa);
+}
+
+enum crem_simd_isa crem_gf_isa(void)
+{
+	return crem_gf_active;
+}
+
+int crem_gf_set_isa(enum crem_simd_isa isa)
+{
+	if (!crem_gf_isa_available(isa))
+		return -EOPNOTSUPP;
+	crem_gf_active = isa;
+	return 0;
+}
+
+void crem_gf_select_best(void)
+{
+	int isa;
+
+	for (isa = CREM_SIMD_NR_ISA - 1; isa > CREM_SIMD_SCALAR; isa--)
+		if (crem_gf_isa_available(isa))
+			break;
+	crem_gf_active = isa;
+}
+
+/* The reference: one 256-byte row of the multiplication table per term. */
+static void dot_scalar(unsigned int m, const struct crem_gf_dot_args *a,
+		       size_t start, size_t end)
+{
+	unsigned int r, j;
+	size_t b;
+
+	for (r = 0; r < m; r++) {
+		u8 *d = a->dst[r];
+
+		if (!a->accumulate)
+			memset(d + start, 0, end - start);
+		for (j = 0; j < a->nsrc; j++) {
+			const u8 *row = crem_gf_mul_table[a->coefs[j * a->stride + r]];
+			const u8 *s = a->src[j];
+
+			for (b = start; b < end; b++)
+				d[b] ^= row[s[b]];
+		}
+	}
+}
+
+/* Rows in groups of DOT_MAX_ROWS, each group one pass over the sources. */
+static void dot_simd(const struct crem_gf_kernels *k, unsigned int m,
+		     const struct crem_gf_dot_args *a)
+{
+	struct crem_gf_dot_args group = *a;
+	unsigned int row, rows;
+
+	for (row = 0; row < m; row += rows) {
+		rows = m - row < DOT_MAX_ROWS ? m - row : DOT_MAX_ROWS;
+		group.dst = a->dst + row;
+		group.coefs = a->coefs + row;
+		k->fn[rows - 1](&group);
+	}
+}
+
+static bool overlaps(const u8 *a, const u8 *b, size_t len)
+{
+	return a < b + len && b < a + len;
+}
+
+static bool args_valid(unsigned int m, const struct crem_gf_dot_args *a)
+{
+	unsigned int r, j;
+
+	for (r = 0; r < m; r++)
+		for (j = 0; j < a->nsrc; j++)
+			if (overlaps(a->dst[r], a->src[j], a->end))
+				return false;
+	return true;
+}
+
+static void dot(enum crem_simd_isa isa, bool held, unsigned int m,
+		unsigned int nsrc, size_t len, const u8 *coefs,
+		const u8 *const *src, u8 *const *dst, bool accumulate)
+{
+	const struct crem_gf_dot_args a = {
+		.src = src, .dst = dst, .coefs = coefs, .nsrc = nsrc,
+		.stride = m, .start = 0, .end = len, .accumulate = accumulate,
+	};
+	const struct crem_gf_kernels *k = NULL;
+	size_t simd_end = 0, section, pos;
+
+	if (!m || !len || CREM_WARN_ON_ONCE(!args_valid(m, &a)))
+		return;
+	if (isa != CREM_SIMD_SCALAR && nsrc)
+		k = crem_gf_arch_kernels(isa);
+	if (k) {
+		struct crem_gf_dot_args part = a;
+
+		simd_end = len - len % k->width;
+		/* Whole pairs of stripes, about DOT_SECTION_BYTES of input. */
+		section = DOT_SECTION_BYTES / nsrc;
+		section -= section % (2 * k->width);
+		if (held || section < 2 * k->width)
+			section = held ? simd_end : 2 * k->width;
+		for (pos = 0; pos < simd_end; pos += section) {
+			part.start = pos;
+			part.end = simd_end - pos < section ? simd_end : pos + section;
+			if (!held && !crem_simd_begin()) {
+				simd_end = pos;
+				break;
+			}
+			dot_simd(k, m, &part);
+			if (!held)
+				crem_simd_end();
+		}
+	}
+	if (simd_end < len)
+		dot_scalar(m, &a, simd_end, len);
+}
+
+void crem_gf_dot(unsigned int m, unsigned int nsrc, size_t len,
+		 const u8 *coefs, const u8 *const *src, u8 *const *dst,
+		 bool accumulate)
+{
+	dot(crem_gf_active, false, m, nsrc, len, coefs, src, dst, accumulate);
+}
+
+void crem_gf_dot_isa(enum crem_simd_isa isa, unsigned int m,
+		     unsigned int nsrc, size_t len, const u8 *coefs,
+		     const u8 *const *src, u8 *const *dst, bool accumulate)
+{
+	if (CREM_WARN_ON_ONCE(!crem_gf_isa_available(isa)))
+		isa = CREM_SIMD_SCALAR;
+	dot(isa, false, m, nsrc, len, coefs, src, dst, accumulate);
+}
+
+void crem_gf_dot_held(unsigned int m, unsigned int nsrc, size_t len,
+		      const u8 *coefs, const u8 *const *src, u8 *const *dst,
+		      bool accumulate)
+{
+	dot(crem_gf_active, true, m, nsrc, len, coefs, src, dst, accumulate);
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * GF(2^8) dot products: the one coding primitive.
+ *
+ * Every operation of the FEC schemes is a dot product of a few coefficient
+ * rows with a set of symbols: ordinary repairs (rows = repair indices,
+ * sources = present positions), coded retransmissions (sources = the lost
+ * set), decoding (rows = the unknowns), the streaming encoder (one source,
+ * accumulated into the m repairs).  One implementation per instruction set
+ * lives in its own dot_<isa>.S; the scalar code here is the reference the
+ * others are tested against.  The best available one is chosen once, at
+ * init, from the CPU's features.
+ */
+#ifndef CREM_FEC_DOT_H
+#define CREM_FEC_DOT_H
+
+#include "dot_abi.h"
+#include "simd.h"
+
+/* The assembly kernels of one instruction set (see dot_abi.h). */
+struct crem_gf_kernels {
+	unsigned int width;	/* stripe width in bytes */
+	void (*fn[DOT_MAX_ROWS])(const struct crem_gf_dot_args *args);
+};
+
+/* From dot_x86.c; NULL if this build has no kernels for @isa. */
+const struct crem_gf_kernels *crem_gf_arch_kernels(enum crem_simd_isa isa);
+
+const char *crem_gf_isa_name(enum crem_simd_isa isa);
+bool crem_gf_isa_available(enum crem_simd_isa isa);
+enum crem_simd_isa crem_gf_isa(void);
+int crem_gf_set_isa(enum crem_simd_isa isa);
+void crem_gf_select_best(void);
+
+/**
+ * crem_gf_dot() - multiply-accumulate symbols by coefficient rows
+ * @m: rows (output symbols), any number
+ * @nsrc: input symbols, any number (0 zeroes the outputs)
+ * @len: bytes per symbol, any length
+ * @coefs: @nsrc x @m coefficients, source-major: coefs[j * m + r]
+ * @src: @nsrc input symbols
+ * @dst: @m output symbols; none may overlap an input
+ * @accumulate: add to @dst instead of overwriting it
+ *
+ * Computes dst[r][b] (^)= sum over j of coefs[j * m + r] * src[j][b] with
+ * the selected instruction set.  Buffers need no alignment.
+ *
+ * Context: any but NMI.  Claims the vector registers in sections of about
+ * 64 KiB of source data, and codes with the scalar path where SIMD may not
+ * be used.
+ */
+void crem_gf_dot(unsigned int m, unsigned int nsrc, size_t len,
+		 const u8 *coefs, const u8 *const *src, u8 *const *dst,
+		 bool accumulate);
+
+/* The same with a given instruction set; for tests and benchmarks. */
+void crem_gf_dot_isa(enum crem_simd_isa isa, unsigned int m,
+		     unsigned int nsrc, size_t len, const u8 *coefs,
+		     const u8 *const *src, u8 *const *dst, bool accumulate);
+
+/*
+ * The same inside a section the caller opened with crem_simd_begin(), so
+ * that a batch of small products pays for one FPU save (about 200 ns).
+ * The caller bounds the work of the section.
+ */
+void crem_gf_dot_held(unsigned int m, unsigned int nsrc, size_t len,
+		      const u8 *coefs, const u8 *const *src, u8 *const *dst,
+		      bool accumulate);
+
+#endif /* CREM_FEC_DOT_H */

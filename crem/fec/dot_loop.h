@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The loop every GF(2^8) dot-product kernel shares (see dot_abi.h).  An ISA
+ * file defines these hooks, then instantiates DOT_FUNC once per row count:
+ *
+ *   DOT_SETUP			constants; %r12 = the ISA's table in gf.c
+ *   DOT_TEARDOWN		before returning (vzeroupper)
+ *   ZERO_ACC a			accumulator a = 0
+ *   LOAD_ACC a, disp		accumulator a = bytes at disp(%r11,%r10)
+ *   STORE_ACC a, disp		bytes at disp(%r11,%r10) = accumulator a
+ *   LOAD_SRC s, disp		source slot s (0, 1) = bytes at disp(%r11,%r10)
+ *   MUL_ROW r, a0, a1, ns	accumulator a0 (and a1 when ns = 2) ^=
+ *				coefficient r of this source * slot 0 (slot 1);
+ *				the coefficient byte is at r(%rdx)
+ *
+ * Row r owns accumulators r (stripe 0) and r + 8 (stripe 1).  With PAIR
+ * set, the main loop covers two stripes per pass so that each coefficient
+ * is loaded once for both; single stripes finish the length.
+ *
+ * Registers: %rdi args, %r8 dst array, %r9 end, %r10 position, %r11 row or
+ * source pointer, %rbx coefficient stride, %rcx/%rsi source array walk and
+ * end, %rdx coefficients of the current source, %rax scratch, %r12 table.
+ * No stack use beyond saving %rbx and %r12.
+ */
+#ifndef CREM_FEC_DOT_LOOP_H
+#define CREM_FEC_DOT_LOOP_H
+
+#include "asm.h"
+#include "dot_abi.h"
+
+/* Invoke \op for each row r < M with its accumulators r and r + 8. */
+.macro FOR_ROWS M, op, ns
+	.if \M > 0
+	\op 0, 0, 8, \ns
+	.endif
+	.if \M > 1
+	\op 1, 1, 9, \ns
+	.endif
+	.if \M > 2
+	\op 2, 2, 10, \ns
+	.endif
+	.if \M > 3
+	\op 3, 3, 11, \ns
+	.endif
+	.if \M > 4
+	\op 4, 4, 12, \ns
+	.endif
+	.if \M > 5
+	\op 5, 5, 13, \ns
+	.endif
+	.if \M > 6
+	\op 6, 6, 14, \ns
+	.endif
+	.if \M > 7
+	\op 7, 7, 15, \ns
+	.endif
+.endm
+
+.macro ROW_IN r, a0, a1, ns
+	mov	8*\r(%r8), %r11
+	LOAD_ACC \a0, 0
+	.if \ns == 2
+	LOAD_ACC \a1, DOT_WIDTH
+	.endif
+.endm
+
+.macro ROW_ZERO r, a0, a1, ns
+	ZERO_ACC \a0
+	.if \ns == 2
+	ZERO_ACC \a1
+	.endif
+.endm
+
+.macro ROW_OUT r, a0, a1, ns
+	mov	8*\r(%r8), %r11
+	STORE_ACC \a0, 0
+	.if \ns == 2
+	STORE_ACC \a1, DOT_WIDTH
+	.endif
+.endm
+
+/* One pass over every source for ns stripes at the current position. */
+.macro DOT_PASS M, ns
+	cmpq	$0, DOT_ACCUMULATE(%rdi)
+	je	1f
+	FOR_ROWS \M, ROW_IN, \ns
+	jmp	2f
+1:	FOR_ROWS \M, ROW_ZERO, \ns
+2:	mov	DOT_SRC(%rdi), %rcx
+	mov	DOT_NSRC(%rdi), %rsi
+	lea	(%rcx,%rsi,8), %rsi
+	mov	DOT_COEFS(%rdi), %rdx
+3:	mov	(%rcx), %r11
+	LOAD_SRC 0, 0
+	.if \ns == 2
+	LOAD_SRC 1, DOT_WIDTH
+	.endif
+	FOR_ROWS \M, MUL_ROW, \ns
+	add	%rbx, %rdx
+	add	$8, %rcx
+	cmp	%rsi, %rcx
+	jb	3b
+	FOR_ROWS \M, ROW_OUT, \ns
+.endm
+
+.macro DOT_FUNC name, M, pair
+SYM_FUNC_START(\name)
+	push	%rbx
+	push	%r12
+	DOT_SETUP
+	mov	DOT_STRIDE(%rdi), %rbx
+	mov	DOT_END(%rdi), %r9
+	mov	DOT_DST(%rdi), %r8
+	mov	DOT_START(%rdi), %r10
+	.if \pair
+4:	lea	2*DOT_WIDTH(%r10), %rax
+	cmp	%r9, %rax
+	ja	5f
+	DOT_PASS \M, 2
+	add	$2*DOT_WIDTH, %r10
+	jmp	4b
+5:
+	.endif
+6:	lea	DOT_WIDTH(%r10), %rax
+	cmp	%r9, %rax
+	ja	7f
+	DOT_PASS \M, 1
+	add	$DOT_WIDTH, %r10
+	jmp	6b
+7:	DOT_TEARDOWN
+	pop	%r12
+	pop	%rbx
+	RET
+SYM_FUNC_END(\name)
+.endm
+
+/* All eight row counts of one ISA: name_m1 .. name_m8. */
+#define DOT_FUNCS(name, pair)			\
+	DOT_FUNC name##_m1, 1, pair;		\
+	DOT_FUNC name##_m2, 2, pair;		\
+	DOT_FUNC name##_m3, 3, pair;		\
+	DOT_FUNC name##_m4, 4, pair;		\
+	DOT_FUNC name##_m5, 5, pair;		\
+	DOT_FUNC name##_m6, 6, pair;		\
+	DOT_FUNC name##_m7, 7, pair;		\
+	DOT_FUNC name##_m8, 8, pair
+
+#endif /* CREM_FEC_DOT_LOOP_H */
