@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every instruction set's coder against the scalar oracle: random row and
+ * source counts, coefficients (0 and 1 included), odd lengths, unaligned
+ * buffers that end at a guard page, overwrite and accumulate, and lengths
+ * that span several FPU sections.
+ */
+#include <kunit/test.h>
+
+#include "crem/fec/fec.h"
+#include "test_util.h"
+
+#define MAX_ROWS 12
+#define MAX_SRC 40
+
+struct dot_case {
+	unsigned int m, nsrc;
+	size_t len;
+	bool accumulate;
+	const u8 *src[MAX_SRC];
+	u8 *want[MAX_ROWS], *got[MAX_ROWS];
+	u8 coefs[MAX_SRC * MAX_ROWS];
+};
+
+/* A buffer of @len bytes at a random misalignment, ending at a guard page. */
+static u8 *odd_buffer(struct kunit *test, struct test_prng *p, size_t len)
+{
+	unsigned int skew = test_prng_below(p, 64);
+	u8 *b = test_alloc_guarded(test, len + skew);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	return b + skew;
+}
+
+static void build_case(struct kunit *test, struct test_prng *p,
+		       struct dot_case *c, unsigned int m, unsigned int nsrc,
+		       size_t len)
+{
+	unsigned int r, j;
+
+	c->m = m;
+	c->nsrc = nsrc;
+	c->len = len;
+	c->accumulate = test_prng_below(p, 2);
+	for (j = 0; j < nsrc; j++) {
+		u8 *s = odd_buffer(test, p, len);
+
+		test_prng_fill(p, s, len);
+		c->src[j] = s;
+	}
+	for (j = 0; j < nsrc * m; j++) {
+		u32 kind = test_prng_below(p, 8);
+
+		c->coefs[j] = kind == 0 ? 0 : kind == 1 ? 1 : (u8)test_prng_next(p);
+	}
+	for (r = 0; r < m; r++) {
+		c->want[r] = odd_buffer(test, p, len);
+		c->got[r] = odd_buffer(test, p, len);
+		test_prng_fill(p, c->want[r], len);
+		memcpy(c->got[r], c->want[r], len);
+	}
+}
+
+/* Runs @c on @isa and on the oracle; returns the first differing row or -1. */
+static int run_case(struct dot_case *c, enum crem_simd_isa isa)
+{
+	unsigned int r;
+
+	crem_gf_dot_isa(CREM_SIMD_SCALAR, c->m, c->nsrc, c->len, c->coefs,
+			c->src, c->want, c->accumulate);
+	crem_gf_dot_isa(isa, c->m, c->nsrc, c->len, c->coefs, c->src, c->got,
+			c->accumulate);
+	for (r = 0; r < c->m; r++)
+		if (memcmp(c->want[r], c->got[r], c->len))
+			return r;
+	return -1;
+}
+
+static int isa_suite_init(struct kunit_suite *suite)
+{
+	crem_fec_init();
+	return 0;
+}
+
+static void isa_random_cases_match_scalar(struct kunit *test)
+{
+	struct dot_case *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct test_prng p = { .state = 20261129 };
+	unsigned int isa, trial, ran = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	for (isa = CREM_SIMD_SCALAR + 1; isa < CREM_SIMD_NR_ISA; isa++) {
+		if (!crem_gf_isa_available(isa)) {
+			kunit_info(test, "%s: not available here", crem_gf_isa_name(isa));
+			continue;
+		}
+		for (trial = 0; trial < 150; trial++) {
+			unsigned int m = 1 + test_prng_below(&p, MAX_ROWS);
+			unsigned int nsrc = test_prng_below(&p, MAX_SRC + 1);
+			size_t len = 1 + test_prng_below(&p, 700);
+			int bad;
+
+			build_case(test, &p, c, m, nsrc, len);
+			bad = run_case(c, isa);
+			KUNIT_ASSERT_EQ_MSG(test, bad, -1,
+					    "%s: m=%u nsrc=%u len=%zu acc=%d row %d",
+					    crem_gf_isa_name(isa), m, nsrc, len,
+					    c->accumulate, bad);
+		}
+		ran++;
+	}
+	kunit_info(test, "%u SIMD coders checked; selected: %s", ran,
+		   crem_gf_isa_name(crem_gf_isa()));
+}
+
+/* Long symbols cross several FPU sections and every stripe remainder. */
+static void isa_long_symbols_match_scalar(struct kunit *test)
+{
+	struct dot_case *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct test_prng p = { .state = 4791 };
+	static const size_t lens[] = { 4096, 4096 + 64, 4096 + 127, 70001 };
+	unsigned int isa, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	for (isa = CREM_SIMD_SCALAR + 1; isa < CREM_SIMD_NR_ISA; isa++) {
+		if (!crem_gf_isa_available(isa))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(lens); i++) {
+			unsigned int m = 1 + test_prng_below(&p, 9);
+			unsigned int nsrc = lens[i] > 8192 ? 3 : 32;
+
+			build_case(test, &p, c, m, nsrc, lens[i]);
+			KUNIT_ASSERT_EQ_MSG(test, run_case(c, isa), -1,
+					    "%s: m=%u nsrc=%u len=%zu",
+					    crem_gf_isa_name(isa), m, nsrc, lens[i]);
+		}
+	}
+}
+
+static void isa_selection_is_best_available(struct kunit *test)
+{
+	unsigned int isa;
+
+	KUNIT_EXPECT_TRUE(test, crem_gf_isa_available(crem_gf_isa()));
+	for (isa = crem_gf_isa() + 1; isa < CREM_SIMD_NR_ISA; isa++)
+		KUNIT_EXPECT_FALSE_MSG(test, crem_gf_isa_available(isa),
+				       "%s is available but %s was chosen",
+				       crem_gf_isa_name(isa),
+				       crem_gf_isa_name(crem_gf_isa()));
+	KUNIT_EXPECT_EQ(test, crem_gf_set_isa(CREM_SIMD_NR_ISA), -EOPNOTSUPP);
+}
+
+static struct kunit_case crem_fec_isa_test_cases[] = {
+	KUNIT_CASE(isa_random_cases_match_scalar),
+	KUNIT_CASE(isa_long_symbols_match_scalar),
+	KUNIT_CASE(isa_selection_is_best_available),
+	{}
+};
+
+static struct kunit_suite crem_fec_isa_test_suite = {
+	.name = "crem_fec_isa",
+	.suite_init = isa_suite_init,
+	.test_cases = crem_fec_isa_test_cases,
+};
+
+kunit_test_suite(crem_fec_isa_test_suite);
