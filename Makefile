@@ -66,6 +66,7 @@ help:
 	@echo "make check        deps, then every test layer; ends 'N passed, N failed'"
 	@echo "make demo         deps, then ib_write_bw across a 10 ms, 1 % loss link"
 	@echo "make nlgen        regenerate the netlink code from $(NLSPEC)"
+	@echo "make bench        FEC coders against ISA-L (BENCH_RUNS=7)"
 
 deps:
 	tools/deps.sh
@@ -163,3 +164,13 @@ demo: deps cremctl
 
 clean:
 	rm -rf $(BUILD)
+
+# The FEC benchmark against ISA-L (a reference only, never linked into
+# crem.ko or cremctl).
+BENCH_BIN := $(UDIR)/fec_bench
+$(BENCH_BIN): tests/bench/fec_bench.c $(CORE_LIB)
+	$(CC) $(USER_CFLAGS) -O2 $< $(CORE_LIB) -lisal -o $@
+
+.PHONY: bench
+bench: deps $(BENCH_BIN)
+	$(BENCH_BIN) $(BENCH_RUNS)

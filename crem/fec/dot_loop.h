@@ -17,6 +17,15 @@
  * set, the main loop covers two stripes per pass so that each coefficient
  * is loaded once for both; single stripes finish the length.
  *
+ * An ISA that defines DOT_PAIRED_SOURCES before including this file also
+ * walks the sources two at a time, so that one three-way XOR folds both
+ * products into the accumulator.  It then provides:
+ *
+ *   LOAD_SRC s, disp		for slots 2 and 3 too: the second source
+ *   MUL_ROW_PAIR r, a0, a1, ns	as MUL_ROW for both sources; the second's
+ *				coefficient is at r(%rdx,%rbx), and %r11 is
+ *				free for it
+ *
  * Registers: %rdi args, %r8 dst array, %r9 end, %r10 position, %r11 row or
  * source pointer, %rbx coefficient stride, %rcx/%rsi source array walk and
  * end, %rdx coefficients of the current source, %rax scratch, %r12 table.
@@ -90,7 +99,30 @@
 	mov	DOT_NSRC(%rdi), %rsi
 	lea	(%rcx,%rsi,8), %rsi
 	mov	DOT_COEFS(%rdi), %rdx
-3:	mov	(%rcx), %r11
+#ifdef DOT_PAIRED_SOURCES
+3:	lea	8(%rcx), %rax
+	cmp	%rsi, %rax
+	jae	8f
+	mov	(%rcx), %r11
+	LOAD_SRC 0, 0
+	.if \ns == 2
+	LOAD_SRC 1, DOT_WIDTH
+	.endif
+	mov	8(%rcx), %r11
+	LOAD_SRC 2, 0
+	.if \ns == 2
+	LOAD_SRC 3, DOT_WIDTH
+	.endif
+	FOR_ROWS \M, MUL_ROW_PAIR, \ns
+	lea	(%rdx,%rbx,2), %rdx
+	add	$16, %rcx
+	jmp	3b
+8:	cmp	%rsi, %rcx
+	jae	9f
+#else
+3:
+#endif
+	mov	(%rcx), %r11
 	LOAD_SRC 0, 0
 	.if \ns == 2
 	LOAD_SRC 1, DOT_WIDTH
@@ -98,9 +130,11 @@
 	FOR_ROWS \M, MUL_ROW, \ns
 	add	%rbx, %rdx
 	add	$8, %rcx
+#ifndef DOT_PAIRED_SOURCES
 	cmp	%rsi, %rcx
 	jb	3b
-	FOR_ROWS \M, ROW_OUT, \ns
+#endif
+9:	FOR_ROWS \M, ROW_OUT, \ns
 .endm
 
 .macro DOT_FUNC name, M, pair
