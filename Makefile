@@ -100,7 +100,7 @@ modules-all:
 		echo "ok: crem.ko builds against $$rel with W=1 and no warnings"; \
 	done
 
-CORE_HDRS := $(wildcard crem/core/*.h crem/fec/*.h)
+CORE_HDRS := $(wildcard crem/core/*.h crem/fec/*.h) crem/fec/dot_loop.S
 
 $(UDIR)/%.o: %.c $(CORE_HDRS)
 	@mkdir -p $(dir $@)

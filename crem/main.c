@@ -22,7 +22,10 @@ static int __init crem_mod_init(void)
 {
 	int ret;
 
-	/* Field tables and the coder for this CPU; nothing to undo. */
+	/*
+	 * Field tables, and the best coder for this CPU that agrees with the
+	 * scalar one; nothing to undo.
+	 */
 	crem_fec_init();
 
 	/* Per-namespace state next: netlink handlers look it up. */
@@ -34,7 +37,7 @@ static int __init crem_mod_init(void)
 	if (ret)
 		goto err_genl;
 
-	pr_info("crem " CREM_VERSION " loaded, coder %s\n",
+	pr_info("crem " CREM_VERSION " loaded, coder %s (self-tested)\n",
 		crem_gf_isa_name(crem_gf_isa()));
 	return 0;
 

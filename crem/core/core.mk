@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The portable core: sources with no kernel includes (see port.h and
-# crem/fec/asm.h).  These lists feed crem.ko (Kbuild), libcremcore.a
+# crem/fec/dot_loop.S).  These lists feed crem.ko (Kbuild), libcremcore.a
 # (Makefile) and the KUnit build (tests/kunit/Kbuild).  Paths are relative
 # to the repository root.
 CREM_CORE_OBJS := crem/core/stats.o \

@@ -37,16 +37,6 @@ int crem_gf_set_isa(enum crem_simd_isa isa)
 	return 0;
 }
 
-void crem_gf_select_best(void)
-{
-	int isa;
-
-	for (isa = CREM_SIMD_NR_ISA - 1; isa > CREM_SIMD_SCALAR; isa--)
-		if (crem_gf_isa_available(isa))
-			break;
-	crem_gf_active = isa;
-}
-
 /* The reference: one 256-byte row of the multiplication table per term. */
 static void dot_scalar(unsigned int m, const struct crem_gf_dot_args *a,
 		       size_t start, size_t end)
@@ -138,6 +128,52 @@ static void dot(enum crem_simd_isa isa, bool held, unsigned int m,
 	}
 	if (simd_end < len)
 		dot_scalar(m, &a, simd_end, len);
+}
+
+/*
+ * One small product on @isa and on the scalar code, which must agree: a
+ * stripe pair, a single stripe and a tail; a source pair and a lone
+ * source; both modes.  It runs wherever crem starts, so a coder that
+ * misbehaves on this machine or kernel is never chosen.  Its buffers stay
+ * under 1.5 KiB of stack.
+ */
+static bool self_test(enum crem_simd_isa isa)
+{
+	enum { LEN = 128 + 64 + 5, ROWS = 2, SRCS = 3 };
+	u8 in[SRCS][LEN], want[ROWS][LEN], got[ROWS][LEN], coefs[SRCS * ROWS];
+	const u8 *src[SRCS] = { in[0], in[1], in[2] };
+	u8 *w[ROWS] = { want[0], want[1] };
+	u8 *g[ROWS] = { got[0], got[1] };
+	unsigned int i, pass;
+	u32 x = 0x2545f491;
+
+	for (i = 0; i < sizeof(in); i++) {
+		x = x * 1103515245 + 12345;
+		((u8 *)in)[i] = x >> 16;
+	}
+	for (i = 0; i < sizeof(coefs); i++)
+		coefs[i] = (u8)(i * 37 + 1);
+	for (pass = 0; pass < 2; pass++) {
+		if (!pass) {
+			memset(want, 0x11, sizeof(want));
+			memset(got, 0x11, sizeof(got));
+		}
+		dot(CREM_SIMD_SCALAR, false, ROWS, SRCS, LEN, coefs, src, w, pass);
+		dot(isa, false, ROWS, SRCS, LEN, coefs, src, g, pass);
+		if (memcmp(want, got, sizeof(want)))
+			return false;
+	}
+	return true;
+}
+
+void crem_gf_select_best(void)
+{
+	int isa;
+
+	for (isa = CREM_SIMD_NR_ISA - 1; isa > CREM_SIMD_SCALAR; isa--)
+		if (crem_gf_isa_available(isa) && !CREM_WARN_ON_ONCE(!self_test(isa)))
+			break;
+	crem_gf_active = isa;
 }
 
 void crem_gf_dot(unsigned int m, unsigned int nsrc, size_t len,

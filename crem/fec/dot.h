@@ -30,6 +30,10 @@ const char *crem_gf_isa_name(enum crem_simd_isa isa);
 bool crem_gf_isa_available(enum crem_simd_isa isa);
 enum crem_simd_isa crem_gf_isa(void);
 int crem_gf_set_isa(enum crem_simd_isa isa);
+/*
+ * Choose the best coder this machine offers that agrees with the scalar
+ * code on a self-test (a disagreement also warns).  Context: process.
+ */
 void crem_gf_select_best(void);
 
 /**

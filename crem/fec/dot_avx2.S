@@ -4,7 +4,7 @@
  * Split-nibble VPSHUFB multiply as in dot_avx512bw.S.  Needs AVX2.
  */
 #define DOT_WIDTH 32
-#include "dot_loop.h"
+#include "dot_loop.S"
 
 /*
  * %ymm8/9: source low/high nibbles; %ymm10/11: the coefficient's tables;

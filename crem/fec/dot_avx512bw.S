@@ -8,7 +8,7 @@
  * accumulator with one VPTERNLOGQ.  Needs AVX512F and AVX512BW.
  */
 #define DOT_WIDTH 64
-#include "dot_loop.h"
+#include "dot_loop.S"
 
 /* %zmm16/17: slot 0 low/high nibbles; %zmm18/19: slot 1; %zmm26: 0x0f. */
 .macro DOT_SETUP

@@ -6,7 +6,7 @@
  * crem_gf_affine_table.  Needs AVX2 and GFNI.
  */
 #define DOT_WIDTH 32
-#include "dot_loop.h"
+#include "dot_loop.S"
 
 /* %ymm8: the source stripe; %ymm9: the matrix; %ymm10: the product. */
 .macro DOT_SETUP

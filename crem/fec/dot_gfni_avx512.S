@@ -9,10 +9,10 @@
  * pairs so that one VPTERNLOGQ adds two products.
  * Needs AVX512F and GFNI.
  */
-/* Stripe width in bytes; the loop in dot_loop.h uses it. */
+/* Stripe width in bytes; the loop in dot_loop.S uses it. */
 #define DOT_WIDTH 64
 #define DOT_PAIRED_SOURCES
-#include "dot_loop.h"
+#include "dot_loop.S"
 
 .macro DOT_SETUP
 	lea	crem_gf_affine_table(%rip), %r12

@@ -4,7 +4,7 @@
  * Split-nibble PSHUFB multiply as in dot_avx512bw.S.  Needs SSSE3.
  */
 #define DOT_WIDTH 16
-#include "dot_loop.h"
+#include "dot_loop.S"
 
 /*
  * %xmm8/9: source low/high nibbles; %xmm10/11: table copies that PSHUFB

@@ -3,17 +3,7 @@
  * The x86-64 kernels of the GF(2^8) dot product (dot_*.S), by instruction
  * set and row count.
  */
-#include "dot.h"
-
-#define DECLARE_KERNELS(isa)							\
-	void crem_gf_dot_##isa##_m1(const struct crem_gf_dot_args *args);	\
-	void crem_gf_dot_##isa##_m2(const struct crem_gf_dot_args *args);	\
-	void crem_gf_dot_##isa##_m3(const struct crem_gf_dot_args *args);	\
-	void crem_gf_dot_##isa##_m4(const struct crem_gf_dot_args *args);	\
-	void crem_gf_dot_##isa##_m5(const struct crem_gf_dot_args *args);	\
-	void crem_gf_dot_##isa##_m6(const struct crem_gf_dot_args *args);	\
-	void crem_gf_dot_##isa##_m7(const struct crem_gf_dot_args *args);	\
-	void crem_gf_dot_##isa##_m8(const struct crem_gf_dot_args *args)
+#include "dot_x86.h"
 
 #define KERNELS(isa, stripe) {							\
 	.width = (stripe),							\
@@ -24,12 +14,6 @@
 		crem_gf_dot_##isa##_m7, crem_gf_dot_##isa##_m8,			\
 	},									\
 }
-
-DECLARE_KERNELS(ssse3);
-DECLARE_KERNELS(avx2);
-DECLARE_KERNELS(gfni_avx2);
-DECLARE_KERNELS(avx512bw);
-DECLARE_KERNELS(gfni_avx512);
 
 static const struct crem_gf_kernels x86_kernels[CREM_SIMD_NR_ISA] = {
 	[CREM_SIMD_SSSE3] = KERNELS(ssse3, 16),

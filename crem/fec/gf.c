@@ -5,8 +5,8 @@ u8 crem_gf_exp[512];
 u8 crem_gf_log[256];
 u8 crem_gf_inv_table[256];
 u8 crem_gf_mul_table[256][256];
-u8 crem_gf_nibble_table[256][32] __attribute__((aligned(64)));
-u64 crem_gf_affine_table[256] __attribute__((aligned(64)));
+_Alignas(64) u8 crem_gf_nibble_table[256][32];
+_Alignas(64) u64 crem_gf_affine_table[256];
 
 static u8 slow_mul(unsigned int a, unsigned int b)
 {

@@ -25,13 +25,13 @@ extern u8 crem_gf_mul_table[256][256];
  * Split-nibble tables for PSHUFB coders: bytes 0..15 hold c * x and bytes
  * 16..31 hold c * (x << 4) for x = 0..15.
  */
-extern u8 crem_gf_nibble_table[256][32] __attribute__((aligned(64)));
+extern _Alignas(64) u8 crem_gf_nibble_table[256][32];
 /*
  * 8x8 bit matrices for GF2P8AFFINEQB: multiplying by c in the 0x11D field
  * (the instruction's own multiply is wired to 0x11B).  Byte 7 - i of the
  * qword is row i: bit j of it is bit i of c * 2^j.
  */
-extern u64 crem_gf_affine_table[256] __attribute__((aligned(64)));
+extern _Alignas(64) u64 crem_gf_affine_table[256];
 
 void crem_gf_init(void);
 

@@ -13,6 +13,7 @@
 #include <linux/crem_netlink.h>
 
 #include "../core/version.h"
+#include "../fec/dot.h"
 #include "../netns.h"
 #include "genl.h"
 #include "nl_gen.h"
@@ -51,7 +52,8 @@ int crem_nl_get_version_doit(struct sk_buff *skb, struct genl_info *info)
 	hdr = crem_reply_start(info, &msg);
 	if (!hdr)
 		return -ENOMEM;
-	if (nla_put_string(msg, CREM_A_VERSION, CREM_VERSION)) {
+	if (nla_put_string(msg, CREM_A_VERSION, CREM_VERSION) ||
+	    nla_put_string(msg, CREM_A_CODER, crem_gf_isa_name(crem_gf_isa()))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

@@ -12,7 +12,7 @@
 require_tool "$CREMCTL" jq ib_write_bw
 [ -f "$CREM_KO" ] || ktap_skip_all "no crem.ko in the guest image"
 
-ktap_plan 9
+ktap_plan 10
 
 # Before loading: cremctl must say clearly that the module is missing.
 out=$("$CREMCTL" show 2>&1)
@@ -36,6 +36,15 @@ if echo "$json" | jq -e --arg v "$module_version" \
 else
 	ktap_fail "cremctl -j show: valid JSON with version '$module_version'"
 	ktap_diag "$json"
+fi
+
+# The coder crem.ko chose at load time, as the kernel log and netlink say.
+coder=$(echo "$json" | jq -r '.coder')
+if [ -n "$coder" ] && dmesg | grep -q "crem .* loaded, coder $coder (self-tested)\$"; then
+	ktap_ok "cremctl reports the self-tested coder the module chose: $coder"
+else
+	ktap_fail "cremctl reports the coder the module chose: '$coder'"
+	dmesg | grep crem | sed 's/^/# /'
 fi
 
 # Each show is two requests (version, stats), counted before the reply.

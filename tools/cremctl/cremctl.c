@@ -34,6 +34,7 @@ struct crem_stat_value {
 
 struct crem_info {
 	char version[64];
+	char coder[64];
 	unsigned int nr_stats;
 	struct crem_stat_value stats[MAX_STATS];
 };
@@ -61,9 +62,13 @@ static int version_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct crem_info *info = data;
 
-	if (mnl_attr_get_type(attr) == CREM_A_VERSION &&
-	    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
+	if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+		return MNL_CB_OK;
+	if (mnl_attr_get_type(attr) == CREM_A_VERSION)
 		snprintf(info->version, sizeof(info->version), "%s",
+			 mnl_attr_get_str(attr));
+	else if (mnl_attr_get_type(attr) == CREM_A_CODER)
+		snprintf(info->coder, sizeof(info->coder), "%s",
 			 mnl_attr_get_str(attr));
 	return MNL_CB_OK;
 }
@@ -187,6 +192,7 @@ static int cmd_show(const struct options *opt, int argc, char **argv)
 		return 1;
 	if (!opt->json) {
 		printf("crem %s\n", info.version);
+		printf("  coder: %s\n", info.coder);
 		printf("  counters:\n");
 		for (i = 0; i < info.nr_stats; i++)
 			printf("    %-24s %llu\n", info.stats[i].name,
@@ -196,6 +202,7 @@ static int cmd_show(const struct options *opt, int argc, char **argv)
 	json_init(&j, stdout, opt->pretty);
 	json_object_begin(&j, NULL);
 	json_string(&j, "version", info.version);
+	json_string(&j, "coder", info.coder);
 	json_object_begin(&j, "stats");
 	for (i = 0; i < info.nr_stats; i++)
 		json_u64(&j, info.stats[i].name, info.stats[i].value);

@@ -22,6 +22,11 @@ enum {
 	/* string: Version of the crem module, for example "0.1.0". */
 	CREM_A_VERSION,
 	/*
+	 * string: The GF(2^8) coder crem.ko chose for this CPU at load time, for
+	 * example "gfni-avx512" or "scalar".
+	 */
+	CREM_A_CODER,
+	/*
 	 * nest: Counters of the namespace, one nest per counter.  Counters are
 	 * named, not numbered, so that new ones need no uapi change.
 	 */
@@ -47,7 +52,7 @@ enum {
 
 enum {
 	CREM_CMD_UNSPEC,
-	/* Report the module's version. */
+	/* Report the module's version and its coder. */
 	CREM_CMD_GET_VERSION,
 	/* Report the namespace's counters. */
 	CREM_CMD_GET_STATS,

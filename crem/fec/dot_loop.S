@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The loop every GF(2^8) dot-product kernel shares (see dot_abi.h).  An ISA
+ * The loop every GF(2^8) dot-product kernel shares (see dot_abi.h),
+ * included by the dot_<isa>.S files (the kernel's convention for
+ * assembly-only includes).  An ISA
  * file defines these hooks, then instantiates DOT_FUNC once per row count:
  *
  *   DOT_SETUP			constants; %r12 = the ISA's table in gf.c
@@ -31,11 +33,28 @@
  * end, %rdx coefficients of the current source, %rax scratch, %r12 table.
  * No stack use beyond saving %rbx and %r12.
  */
-#ifndef CREM_FEC_DOT_LOOP_H
-#define CREM_FEC_DOT_LOOP_H
+#ifndef CREM_FEC_DOT_LOOP_S
+#define CREM_FEC_DOT_LOOP_S
 
-#include "asm.h"
 #include "dot_abi.h"
+
+/*
+ * The platform: the kernel's linkage macros in crem.ko, equivalents in
+ * userspace.  This is to the assembly what crem/core/port.h is to C.
+ */
+#ifdef __KERNEL__
+#include <linux/linkage.h>
+#else
+#define SYM_FUNC_START(name)	\
+	.globl name;		\
+	.type name, @function;	\
+	.p2align 4;		\
+	name:
+#define SYM_FUNC_END(name)	.size name, .-name
+#define RET			ret
+	.section .note.GNU-stack, "", @progbits
+#endif
+
 
 /* Invoke \op for each row r < M with its accumulators r and r + 8. */
 .macro FOR_ROWS M, op, ns
@@ -179,4 +198,4 @@ SYM_FUNC_END(\name)
 	DOT_FUNC name##_m7, 7, pair;		\
 	DOT_FUNC name##_m8, 8, pair
 
-#endif /* CREM_FEC_DOT_LOOP_H */
+#endif /* CREM_FEC_DOT_LOOP_S */
