@@ -19,8 +19,9 @@
 
 /* The assembly kernels of one instruction set (see dot_abi.h). */
 struct crem_gf_kernels {
-	unsigned int width;	/* stripe width in bytes */
+	/* fn[m - 1] handles m rows */
 	void (*fn[DOT_MAX_ROWS])(const struct crem_gf_dot_args *args);
+	unsigned int width;	/* stripe width in bytes */
 };
 
 /* From dot_x86.c; NULL if this build has no kernels for @isa. */

@@ -52,6 +52,10 @@
 	name:
 #define SYM_FUNC_END(name)	.size name, .-name
 #define RET			ret
+#endif
+
+#if !defined(__KERNEL__) || defined(CONFIG_UML)
+/* Linked into a userspace program: the stack is not executable. */
 	.section .note.GNU-stack, "", @progbits
 #endif
 

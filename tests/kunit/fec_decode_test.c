@@ -10,15 +10,15 @@
 #include "crem/fec/fec.h"
 #include "test_util.h"
 
-#define MAX_T 300
+#define BLOCK_MAX_T 300
 
 struct block {
 	unsigned int k;
 	size_t T;
 	struct crem_fec_set present;
-	u8 src[64][MAX_T];
-	u8 got[64][MAX_T];
-	u8 rep_sym[64][MAX_T];
+	u8 src[64][BLOCK_MAX_T];
+	u8 got[64][BLOCK_MAX_T];
+	u8 rep_sym[64][BLOCK_MAX_T];
 	struct crem_fec_repair rep[64];
 	struct crem_fec_work work;
 };
@@ -100,7 +100,7 @@ static void crs_mds_any_mix(struct kunit *test)
 
 	for (trial = 0; trial < 120; trial++) {
 		unsigned int k = 1 + test_prng_below(&p, 64);
-		struct block *b = new_block(test, &p, k, 1 + test_prng_below(&p, MAX_T));
+		struct block *b = new_block(test, &p, k, 1 + test_prng_below(&p, BLOCK_MAX_T));
 		unsigned int npresent = crem_set_count(&b->present);
 		unsigned int u = 1 + test_prng_below(&p, npresent);
 		unsigned int base, t, j, left;
@@ -230,7 +230,7 @@ static void crs_stream_equals_batch(struct kunit *test)
 	for (trial = 0; trial < 40; trial++) {
 		unsigned int k = 1 + test_prng_below(&p, 64);
 		unsigned int m = 1 + test_prng_below(&p, 8);
-		struct block *b = new_block(test, &p, k, 1 + test_prng_below(&p, MAX_T));
+		struct block *b = new_block(test, &p, k, 1 + test_prng_below(&p, BLOCK_MAX_T));
 		struct crem_crs_stream s;
 		u8 *stream_out[8], *batch_out[8];
 		const u8 *src[64], *sym[64];

@@ -10,16 +10,16 @@
 #include "crem/fec/fec.h"
 #include "test_util.h"
 
-#define MAX_ROWS 12
-#define MAX_SRC 40
+#define CASE_MAX_ROWS 12
+#define CASE_MAX_SRC 40
 
 struct dot_case {
 	unsigned int m, nsrc;
 	size_t len;
 	bool accumulate;
-	const u8 *src[MAX_SRC];
-	u8 *want[MAX_ROWS], *got[MAX_ROWS];
-	u8 coefs[MAX_SRC * MAX_ROWS];
+	const u8 *src[CASE_MAX_SRC];
+	u8 *want[CASE_MAX_ROWS], *got[CASE_MAX_ROWS];
+	u8 coefs[CASE_MAX_SRC * CASE_MAX_ROWS];
 };
 
 /* A buffer of @len bytes at a random misalignment, ending at a guard page. */
@@ -95,8 +95,8 @@ static void isa_random_cases_match_scalar(struct kunit *test)
 			continue;
 		}
 		for (trial = 0; trial < 150; trial++) {
-			unsigned int m = 1 + test_prng_below(&p, MAX_ROWS);
-			unsigned int nsrc = test_prng_below(&p, MAX_SRC + 1);
+			unsigned int m = 1 + test_prng_below(&p, CASE_MAX_ROWS);
+			unsigned int nsrc = test_prng_below(&p, CASE_MAX_SRC + 1);
 			size_t len = 1 + test_prng_below(&p, 700);
 			int bad;
 
