@@ -193,6 +193,22 @@ __attribute__((noreturn)) void crem_kunit_abort(struct kunit *test);
 	CREM_KUNIT_INT(t, true, l, ==, r, CREM_KUNIT_MSG(f), ##__VA_ARGS__)
 #define KUNIT_ASSERT_NE_MSG(t, l, r, f, ...) \
 	CREM_KUNIT_INT(t, true, l, !=, r, CREM_KUNIT_MSG(f), ##__VA_ARGS__)
+#define KUNIT_EXPECT_LT_MSG(t, l, r, f, ...) \
+	CREM_KUNIT_INT(t, false, l, <, r, CREM_KUNIT_MSG(f), ##__VA_ARGS__)
+#define KUNIT_EXPECT_LE_MSG(t, l, r, f, ...) \
+	CREM_KUNIT_INT(t, false, l, <=, r, CREM_KUNIT_MSG(f), ##__VA_ARGS__)
+#define KUNIT_EXPECT_GT_MSG(t, l, r, f, ...) \
+	CREM_KUNIT_INT(t, false, l, >, r, CREM_KUNIT_MSG(f), ##__VA_ARGS__)
+#define KUNIT_EXPECT_GE_MSG(t, l, r, f, ...) \
+	CREM_KUNIT_INT(t, false, l, >=, r, CREM_KUNIT_MSG(f), ##__VA_ARGS__)
+#define KUNIT_ASSERT_LT_MSG(t, l, r, f, ...) \
+	CREM_KUNIT_INT(t, true, l, <, r, CREM_KUNIT_MSG(f), ##__VA_ARGS__)
+#define KUNIT_ASSERT_LE_MSG(t, l, r, f, ...) \
+	CREM_KUNIT_INT(t, true, l, <=, r, CREM_KUNIT_MSG(f), ##__VA_ARGS__)
+#define KUNIT_ASSERT_GT_MSG(t, l, r, f, ...) \
+	CREM_KUNIT_INT(t, true, l, >, r, CREM_KUNIT_MSG(f), ##__VA_ARGS__)
+#define KUNIT_ASSERT_GE_MSG(t, l, r, f, ...) \
+	CREM_KUNIT_INT(t, true, l, >=, r, CREM_KUNIT_MSG(f), ##__VA_ARGS__)
 
 #define KUNIT_EXPECT_PTR_EQ(t, l, r) CREM_KUNIT_PTR(t, false, l, ==, r, "")
 #define KUNIT_EXPECT_PTR_NE(t, l, r) CREM_KUNIT_PTR(t, false, l, !=, r, "")
