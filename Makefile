@@ -52,7 +52,7 @@ CREMCTL_SRCS := $(wildcard tools/cremctl/*.c)
 CREMCTL_HDRS := $(wildcard tools/cremctl/*.h) include/uapi/linux/crem_netlink.h
 
 .PHONY: all module modules-all lib unit-bin cremctl unit kunit selftests \
-	check demo deps nlgen nlgen-check clean help
+	check demo deps nlgen nlgen-check vectors vectors-check clean help
 
 all: module cremctl lib unit-bin
 
@@ -67,6 +67,7 @@ help:
 	@echo "make demo         deps, then ib_write_bw across a 10 ms, 1 % loss link"
 	@echo "make nlgen        regenerate the netlink code from $(NLSPEC)"
 	@echo "make bench        FEC coders against ISA-L (BENCH_RUNS=7)"
+	@echo "make vectors      regenerate the RoCEv2 test vectors with scapy"
 
 deps:
 	tools/deps.sh
@@ -141,6 +142,14 @@ nlgen:
 
 nlgen-check:
 	$(PYTHON) tools/nlgen.py --check $(NLSPEC) $(NLGEN_OUT)
+
+# RoCEv2 test vectors, built with scapy (tests/vectors/).
+ROCE_VECTORS := tests/kunit/roce_vectors.h
+vectors:
+	$(PYTHON) tests/vectors/gen_roce_vectors.py header $(ROCE_VECTORS)
+
+vectors-check:
+	$(PYTHON) tests/vectors/gen_roce_vectors.py check $(ROCE_VECTORS)
 
 # Each layer writes KTAP/TAP to $(BUILD)/results/<layer>.tap.
 unit: $(UNIT_BIN)

@@ -14,6 +14,7 @@
 #ifdef __KERNEL__
 #include <linux/bitops.h>
 #include <linux/bug.h>
+#include <linux/crc32.h>
 #include <linux/errno.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
@@ -21,6 +22,7 @@
 
 #define CREM_WARN_ON_ONCE(cond) WARN_ON_ONCE(cond)
 #define crem_popcount64(x) hweight64(x)
+#define crem_crc32_le(crc, p, len) crc32_le(crc, p, len)
 #else
 #include <errno.h>
 #include <stdbool.h>
@@ -59,6 +61,12 @@ typedef int32_t s32;
 typedef int64_t s64;
 
 #define crem_popcount64(x) __builtin_popcountll(x)
+
+/*
+ * CRC-32 (reflected, polynomial 0xEDB88320) without the initial or final
+ * inversion, the kernel's crc32_le(): the caller seeds and inverts.
+ */
+u32 crem_crc32_le(u32 crc, const u8 *p, size_t len);
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

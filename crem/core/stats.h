@@ -11,14 +11,9 @@
 
 #include "port.h"
 
-/* X(identifier, name) for every per-netns counter. */
-#define CREM_STAT_LIST(X)					\
-	X(CTL_REQUESTS, "ctl_requests")
-
+/* Per-netns counters; crem_stat_name() gives each its exported name. */
 enum crem_stat {
-#define CREM_STAT_ENUM(id, name) CREM_STAT_##id,
-	CREM_STAT_LIST(CREM_STAT_ENUM)
-#undef CREM_STAT_ENUM
+	CREM_STAT_CTL_REQUESTS,
 	CREM_STAT_COUNT
 };
 

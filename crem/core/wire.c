@@ -19,11 +19,26 @@
 #define HOP_FIXED	20
 #define CLOSE_LEN	4
 
-static const char *const reason_names[CREM_WIRE_NR_REASONS] = {
-#define CREM_WIRE_NAME(id, name) name,
-	CREM_WIRE_REASONS(CREM_WIRE_NAME)
-#undef CREM_WIRE_NAME
+static const char *const reason_names[] = {
+	[CREM_WIRE_OK] = "ok",
+	[CREM_WIRE_SHORT_DATAGRAM] = "short_datagram",
+	[CREM_WIRE_BAD_VERSION] = "bad_version",
+	[CREM_WIRE_BAD_TYPE] = "bad_type",
+	[CREM_WIRE_LENGTH_MISMATCH] = "length_mismatch",
+	[CREM_WIRE_SHORT_FOR_TYPE] = "short_for_type",
+	[CREM_WIRE_BAD_SIZE] = "bad_size",
+	[CREM_WIRE_BAD_K] = "bad_k",
+	[CREM_WIRE_BAD_INDEX] = "bad_index",
+	[CREM_WIRE_BAD_BITMAP] = "bad_bitmap",
+	[CREM_WIRE_BAD_SYMBOL_LENGTH] = "bad_symbol_length",
+	[CREM_WIRE_BAD_AF] = "bad_af",
+	[CREM_WIRE_TOO_MANY_ENTRIES] = "too_many_entries",
+	[CREM_WIRE_BAD_ENTRIES] = "bad_entries",
+	[CREM_WIRE_BAD_RANGES] = "bad_ranges",
+	[CREM_WIRE_BAD_SUGGESTED_M] = "bad_suggested_m",
 };
+
+_Static_assert(ARRAY_SIZE(reason_names) == CREM_WIRE_NR_REASONS, "a name for each");
 
 const char *crem_wire_reason_name(unsigned int reason)
 {

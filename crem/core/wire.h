@@ -20,29 +20,30 @@
 #include "../fec/set.h"
 #include "port.h"
 
-/* X(identifier, name) for every parse result; names are counter names. */
-#define CREM_WIRE_REASONS(X)						\
-	X(OK, "ok")							\
-	X(SHORT_DATAGRAM, "short_datagram")	/* < common header */	\
-	X(BAD_VERSION, "bad_version")					\
-	X(BAD_TYPE, "bad_type")						\
-	X(LENGTH_MISMATCH, "length_mismatch")	/* != datagram */	\
-	X(SHORT_FOR_TYPE, "short_for_type")	/* < type minimum */	\
-	X(BAD_SIZE, "bad_size")		/* bytes beyond the fields */	\
-	X(BAD_K, "bad_k")						\
-	X(BAD_INDEX, "bad_index")		/* i + k > 255 */	\
-	X(BAD_BITMAP, "bad_bitmap")					\
-	X(BAD_SYMBOL_LENGTH, "bad_symbol_length")			\
-	X(BAD_AF, "bad_af")						\
-	X(TOO_MANY_ENTRIES, "too_many_entries")				\
-	X(BAD_ENTRIES, "bad_entries")					\
-	X(BAD_RANGES, "bad_ranges")					\
-	X(BAD_SUGGESTED_M, "bad_suggested_m")	/* M_s > X */
-
+/*
+ * Parse results; crem_wire_reason_name() gives each a counter name.
+ * SHORT_DATAGRAM: shorter than the common header; LENGTH_MISMATCH: Length
+ * is not the datagram's; SHORT_FOR_TYPE: below the type's minimum;
+ * BAD_SIZE: bytes beyond the type's fields; BAD_INDEX: i + k > 255 (i >= k
+ * for Source Copy); BAD_SUGGESTED_M: M_s > X.
+ */
 enum crem_wire_reason {
-#define CREM_WIRE_ENUM(id, name) CREM_WIRE_##id,
-	CREM_WIRE_REASONS(CREM_WIRE_ENUM)
-#undef CREM_WIRE_ENUM
+	CREM_WIRE_OK,
+	CREM_WIRE_SHORT_DATAGRAM,
+	CREM_WIRE_BAD_VERSION,
+	CREM_WIRE_BAD_TYPE,
+	CREM_WIRE_LENGTH_MISMATCH,
+	CREM_WIRE_SHORT_FOR_TYPE,
+	CREM_WIRE_BAD_SIZE,
+	CREM_WIRE_BAD_K,
+	CREM_WIRE_BAD_INDEX,
+	CREM_WIRE_BAD_BITMAP,
+	CREM_WIRE_BAD_SYMBOL_LENGTH,
+	CREM_WIRE_BAD_AF,
+	CREM_WIRE_TOO_MANY_ENTRIES,
+	CREM_WIRE_BAD_ENTRIES,
+	CREM_WIRE_BAD_RANGES,
+	CREM_WIRE_BAD_SUGGESTED_M,
 	CREM_WIRE_NR_REASONS
 };
 
