@@ -52,7 +52,8 @@ CREMCTL_SRCS := $(wildcard tools/cremctl/*.c)
 CREMCTL_HDRS := $(wildcard tools/cremctl/*.h) include/uapi/linux/crem_netlink.h
 
 .PHONY: all module modules-all lib unit-bin cremctl unit kunit selftests \
-	check demo deps nlgen nlgen-check vectors vectors-check clean help
+	check demo deps nlgen nlgen-check vectors vectors-check capture clean \
+	help
 
 all: module cremctl lib unit-bin
 
@@ -68,6 +69,7 @@ help:
 	@echo "make nlgen        regenerate the netlink code from $(NLSPEC)"
 	@echo "make bench        FEC coders against ISA-L (BENCH_RUNS=7)"
 	@echo "make vectors      regenerate the RoCEv2 test vectors with scapy"
+	@echo "make capture      capture rxe packets in the lab for the vectors"
 
 deps:
 	tools/deps.sh
@@ -150,6 +152,12 @@ vectors:
 
 vectors-check:
 	$(PYTHON) tests/vectors/gen_roce_vectors.py check $(ROCE_VECTORS)
+
+# Refresh the captured rxe packets among the vectors (boots the lab).
+capture: cremctl
+	$(MAKE) module KDIR=$(KDIR_61)
+	tools/capture_rocev2.sh
+	$(MAKE) vectors
 
 # Each layer writes KTAP/TAP to $(BUILD)/results/<layer>.tap.
 unit: $(UNIT_BIN)

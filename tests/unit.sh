@@ -3,8 +3,10 @@
 #
 # The unit layer: the portable core's KUnit suites in userspace under ASan
 # and UBSan, then the checks that need no running kernel: the generated
-# netlink code agrees with its spec, checkpatch is clean, and crem.ko
-# builds with W=1 and no warnings against both Debian kernel series.
+# netlink code agrees with its spec, checkpatch is clean, crem.ko builds
+# with W=1 and no warnings against both Debian kernel series, the RoCEv2
+# test vectors agree with their generator, and tshark's InfiniBand
+# dissector reads them without a malformed packet.
 # Prints one KTAP stream.
 #
 # Usage: tests/unit.sh UNIT_BIN [KTAP_OUT]
@@ -18,7 +20,7 @@ failed=0
 
 run() {
 	echo "KTAP version 1"
-	echo "1..4"
+	echo "1..6"
 
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -61,9 +63,39 @@ run() {
 		tail -n 40 "$out.kbuild" | sed 's/^/# /'
 		echo "not ok 4 kbuild_w1_both_series"
 	fi
+
+	if (cd "$repo" && make -s vectors-check) > "$out.vectors" 2>&1; then
+		echo "ok 5 roce_vectors_match_generator"
+	else
+		sed 's/^/# /' "$out.vectors"
+		echo "not ok 5 roce_vectors_match_generator"
+	fi
+
+	tshark_check 6
+}
+
+# The vectors as a pcap: every packet RoCEv2 to tshark, none malformed.
+tshark_check() {
+	local nr=$1 pcap="$out.pcap" total ib bad
+
+	if ! command -v tshark > /dev/null; then
+		echo "ok $nr tshark_reads_roce_vectors # SKIP tshark is not installed"
+		return
+	fi
+	/usr/bin/python3 "$repo/tests/vectors/gen_roce_vectors.py" pcap "$pcap"
+	total=$(tshark -r "$pcap" 2>/dev/null | wc -l)
+	ib=$(tshark -r "$pcap" -Y infiniband 2>/dev/null | wc -l)
+	bad=$(tshark -r "$pcap" -Y _ws.malformed 2>/dev/null | wc -l)
+	echo "# tshark: $ib of $total packets dissected as RoCEv2, $bad malformed"
+	if [ "$total" -gt 0 ] && [ "$ib" -eq "$total" ] && [ "$bad" -eq 0 ]; then
+		echo "ok $nr tshark_reads_roce_vectors"
+	else
+		echo "not ok $nr tshark_reads_roce_vectors"
+	fi
+	rm -f "$pcap"
 }
 
 run | tee "$out"
 grep -q '^not ok' "$out" && failed=1
-rm -f "$out.suites" "$out.nlgen" "$out.checkpatch" "$out.kbuild"
+rm -f "$out.suites" "$out.nlgen" "$out.checkpatch" "$out.kbuild" "$out.vectors"
 exit "$failed"

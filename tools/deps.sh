@@ -15,9 +15,10 @@ build_pkgs="build-essential pkg-config libmnl-dev linux-headers-amd64 rsync
 kunit_pkgs="linux-source-6.1 xz-utils bc flex bison python3"
 # The lab: stock kernel, QEMU, busybox init, soft-RoCE userspace, tools.
 lab_pkgs="linux-image-amd64 qemu-system-x86 busybox-static cpio kmod
-	  rdma-core ibverbs-providers ibverbs-utils perftest iproute2 jq"
+	  rdma-core ibverbs-providers ibverbs-utils perftest iproute2 jq
+	  tcpdump"
 # Test vectors and benchmarks of later layers.
-test_pkgs="python3-scapy libisal-dev"
+test_pkgs="python3-scapy libisal-dev tshark clang"
 
 want="$build_pkgs $kunit_pkgs $lab_pkgs $test_pkgs"
 

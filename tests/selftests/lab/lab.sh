@@ -42,13 +42,14 @@ ksft_skip=4
 # Programs the guests run, besides busybox.
 lab_bins="/usr/sbin/ip /usr/sbin/tc /usr/bin/rdma /usr/bin/jq
 	  /usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ib_send_bw
-	  /usr/bin/ib_atomic_bw /usr/bin/ibv_devices /usr/bin/ibv_devinfo"
+	  /usr/bin/ib_atomic_bw /usr/bin/ibv_devices /usr/bin/ibv_devinfo
+	  /usr/bin/tcpdump"
 # Kernel modules, loaded in this order with their dependencies first.
 lab_modules="virtio_pci virtio_net crc32_generic udp_tunnel ip6_udp_tunnel
 	     ib_core ib_uverbs rdma_rxe sch_netem"
 rxe_provider=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 lab_pkgs="busybox-static iproute2 rdma-core ibverbs-providers libibverbs1
-	  perftest jq"
+	  perftest jq tcpdump"
 
 die() {
 	echo "lab: $*" >&2
@@ -100,6 +101,8 @@ build_base() {
 	ln -s usr/lib "$root/lib"
 	ln -s usr/lib64 "$root/lib64"
 	cp /usr/bin/busybox "$root/usr/bin/busybox"
+	echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
+	echo "root:x:0:" > "$root/etc/group"
 	for bin in $lab_bins; do
 		[ -x "$bin" ] || die "$bin is missing (make deps)"
 		install_with_libs "$root" "$bin"
