@@ -192,3 +192,22 @@ $(BENCH_BIN): tests/bench/fec_bench.c $(CORE_LIB)
 .PHONY: bench
 bench: deps $(BENCH_BIN)
 	$(BENCH_BIN) $(BENCH_RUNS)
+
+# libFuzzer targets of the parsers (tests/fuzz/README).
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_CC := clang
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+	      -fno-sanitize-recover=all -I$(CURDIR) -I$(CURDIR)/include/uapi
+FUZZ_CORE := crem/core/wire.c crem/core/roce.c crem/core/port_user.c
+FUZZ_SMOKE_SECONDS ?= 30
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(CORE_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_CORE) -o $@
+
+.PHONY: fuzz fuzz-smoke
+fuzz: $(FUZZ_DIR)/fuzz_wire $(FUZZ_DIR)/fuzz_roce
+	$(PYTHON) tests/fuzz/make_seeds.py $(FUZZ_DIR)/corpus/wire $(FUZZ_DIR)/corpus/roce
+
+fuzz-smoke: fuzz
+	tests/fuzz/smoke.sh $(FUZZ_DIR) $(FUZZ_SMOKE_SECONDS)

@@ -6,7 +6,8 @@
 # netlink code agrees with its spec, checkpatch is clean, crem.ko builds
 # with W=1 and no warnings against both Debian kernel series, the RoCEv2
 # test vectors agree with their generator, and tshark's InfiniBand
-# dissector reads them without a malformed packet.
+# dissector reads them without a malformed packet, and the parsers survive
+# a short fuzzing run (tests/fuzz/) with every past crash replayed.
 # Prints one KTAP stream.
 #
 # Usage: tests/unit.sh UNIT_BIN [KTAP_OUT]
@@ -20,7 +21,7 @@ failed=0
 
 run() {
 	echo "KTAP version 1"
-	echo "1..6"
+	echo "1..7"
 
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -72,6 +73,23 @@ run() {
 	fi
 
 	tshark_check 6
+	fuzz_smoke 7
+}
+
+fuzz_smoke() {
+	local nr=$1
+
+	if ! command -v clang > /dev/null; then
+		echo "ok $nr fuzz_smoke # SKIP clang is not installed"
+		return
+	fi
+	if (cd "$repo" && make -s fuzz-smoke) > "$out.fuzz" 2>&1; then
+		grep '^fuzz_' "$out.fuzz" | sed 's/^/# /'
+		echo "ok $nr fuzz_smoke"
+	else
+		sed 's/^/# /' "$out.fuzz" | tail -n 40
+		echo "not ok $nr fuzz_smoke"
+	fi
 }
 
 # The vectors as a pcap: every packet RoCEv2 to tshark, none malformed.
@@ -97,5 +115,6 @@ tshark_check() {
 
 run | tee "$out"
 grep -q '^not ok' "$out" && failed=1
-rm -f "$out.suites" "$out.nlgen" "$out.checkpatch" "$out.kbuild" "$out.vectors"
+rm -f "$out.suites" "$out.nlgen" "$out.checkpatch" "$out.kbuild" "$out.vectors" \
+	"$out.fuzz"
 exit "$failed"

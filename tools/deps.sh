@@ -18,7 +18,7 @@ lab_pkgs="linux-image-amd64 qemu-system-x86 busybox-static cpio kmod
 	  rdma-core ibverbs-providers ibverbs-utils perftest iproute2 jq
 	  tcpdump"
 # Test vectors and benchmarks of later layers.
-test_pkgs="python3-scapy libisal-dev tshark clang"
+test_pkgs="python3-scapy libisal-dev tshark clang libclang-rt-14-dev"
 
 want="$build_pkgs $kunit_pkgs $lab_pkgs $test_pkgs"
 
