@@ -482,6 +482,35 @@ static void wire_psn_fields_wrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, back.param_update.effective_psn, 0xffffffu);
 }
 
+/* HELLO_ACK echoes the nonce and is never larger than the smallest HELLO. */
+static void wire_hello_ack_not_larger_than_hello(struct kunit *test)
+{
+	struct crem_msg hello = {
+		.type = CREM_MSG_HELLO,
+		.hello = { .flow_kind = CREM_FLOW_ROCEV2, .af = CREM_AF_INET,
+			   .max_k = 64, .nonce = 0x0123456789abcdefull },
+	};
+	struct crem_msg ack = {
+		.type = CREM_MSG_HELLO_ACK,
+		.hello_ack = { .flow_kind = CREM_FLOW_ROCEV2, .af = CREM_AF_INET6,
+			       .max_k = 255, .max_open_blocks = 0xffff },
+	};
+	struct crem_msg back;
+	u8 a[64], b[64];
+	int hello_len, ack_len;
+
+	hello_len = crem_wire_build(&hello, a, sizeof(a));
+	ack.hello_ack.nonce = hello.hello.nonce;
+	ack_len = crem_wire_build(&ack, b, sizeof(b));
+	KUNIT_EXPECT_EQ(test, hello_len, 40);
+	KUNIT_EXPECT_EQ(test, ack_len, 32);
+	KUNIT_EXPECT_LE(test, ack_len, hello_len);
+	KUNIT_ASSERT_EQ(test, crem_wire_parse(b, ack_len, &back, NULL), CREM_WIRE_OK);
+	KUNIT_EXPECT_EQ(test, back.hello_ack.nonce, 0x0123456789abcdefull);
+	hello.hello.af = CREM_AF_INET6;
+	KUNIT_EXPECT_EQ(test, crem_wire_build(&hello, a, sizeof(a)), 64);
+}
+
 static void wire_reason_names(struct kunit *test)
 {
 	unsigned int i, j;
@@ -502,6 +531,7 @@ static struct kunit_case crem_wire_test_cases[] = {
 	KUNIT_CASE(wire_named_rejections),
 	KUNIT_CASE(wire_reserved_bits_ignored),
 	KUNIT_CASE(wire_psn_fields_wrap),
+	KUNIT_CASE(wire_hello_ack_not_larger_than_hello),
 	KUNIT_CASE(wire_reason_names),
 	{}
 };
