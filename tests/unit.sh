@@ -19,6 +19,16 @@ unit_bin=$1
 out=${2:-/dev/null}
 failed=0
 
+# make_check NR NAME TARGET: one result from a make target's status.
+make_check() {
+	if (cd "$repo" && make -s "$3") > "$out.check" 2>&1; then
+		echo "ok $1 $2"
+	else
+		sed 's/^/# /' "$out.check"
+		echo "not ok $1 $2"
+	fi
+}
+
 run() {
 	echo "KTAP version 1"
 	echo "1..7"
@@ -34,12 +44,7 @@ run() {
 		echo "not ok 1 core_suites # exit $rc"
 	fi
 
-	if (cd "$repo" && make -s nlgen-check) > "$out.nlgen" 2>&1; then
-		echo "ok 2 netlink_code_matches_spec"
-	else
-		sed 's/^/# /' "$out.nlgen"
-		echo "not ok 2 netlink_code_matches_spec"
-	fi
+	make_check 2 netlink_code_matches_spec nlgen-check
 
 	local cp_rc=0
 	"$repo/tools/checkpatch.sh" > "$out.checkpatch" 2>&1 || cp_rc=$?
@@ -65,12 +70,7 @@ run() {
 		echo "not ok 4 kbuild_w1_both_series"
 	fi
 
-	if (cd "$repo" && make -s vectors-check) > "$out.vectors" 2>&1; then
-		echo "ok 5 roce_vectors_match_generator"
-	else
-		sed 's/^/# /' "$out.vectors"
-		echo "not ok 5 roce_vectors_match_generator"
-	fi
+	make_check 5 roce_vectors_match_generator vectors-check
 
 	tshark_check 6
 	fuzz_smoke 7
@@ -115,6 +115,5 @@ tshark_check() {
 
 run | tee "$out"
 grep -q '^not ok' "$out" && failed=1
-rm -f "$out.suites" "$out.nlgen" "$out.checkpatch" "$out.kbuild" "$out.vectors" \
-	"$out.fuzz"
+rm -f "$out.suites" "$out.check" "$out.checkpatch" "$out.kbuild" "$out.fuzz"
 exit "$failed"

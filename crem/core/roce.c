@@ -278,6 +278,16 @@ enum crem_roce_result crem_roce_parse_bth(const u8 *b, size_t len,
 	return CREM_ROCE_OK;
 }
 
+/* Addresses of @n bytes into the 16-byte fields, zero-padded. */
+static void set_addrs(struct crem_roce_pkt *p, const u8 *src, const u8 *dst,
+		      size_t n)
+{
+	memset(p->src, 0, sizeof(p->src));
+	memset(p->dst, 0, sizeof(p->dst));
+	memcpy(p->src, src, n);
+	memcpy(p->dst, dst, n);
+}
+
 static enum crem_roce_result parse_ipv4(const u8 *pkt, size_t len,
 					struct crem_roce_pkt *p, size_t *hdr)
 {
@@ -296,10 +306,7 @@ static enum crem_roce_result parse_ipv4(const u8 *pkt, size_t len,
 	p->af = 4;
 	p->dscp = pkt[1] >> 2;
 	p->ecn = pkt[1] & 3;
-	memset(p->src, 0, sizeof(p->src));
-	memset(p->dst, 0, sizeof(p->dst));
-	memcpy(p->src, pkt + 12, 4);
-	memcpy(p->dst, pkt + 16, 4);
+	set_addrs(p, pkt + 12, pkt + 16, 4);
 	*hdr = ihl;
 	return CREM_ROCE_OK;
 }
@@ -320,8 +327,7 @@ static enum crem_roce_result parse_ipv6(const u8 *pkt, size_t len,
 	p->af = 6;
 	p->dscp = tclass >> 2;
 	p->ecn = tclass & 3;
-	memcpy(p->src, pkt + 8, 16);
-	memcpy(p->dst, pkt + 24, 16);
+	set_addrs(p, pkt + 8, pkt + 24, 16);
 	*hdr = IPV6_LEN;
 	return CREM_ROCE_OK;
 }

@@ -17,22 +17,6 @@
 	vpbroadcastb %xmm15, %ymm15
 .endm
 
-.macro DOT_TEARDOWN
-	vzeroupper
-.endm
-
-.macro ZERO_ACC a
-	vpxor	%ymm\a, %ymm\a, %ymm\a
-.endm
-
-.macro LOAD_ACC a, disp
-	vmovdqu	\disp(%r11,%r10), %ymm\a
-.endm
-
-.macro STORE_ACC a, disp
-	vmovdqu	%ymm\a, \disp(%r11,%r10)
-.endm
-
 .macro LOAD_SRC s, disp
 	vmovdqu	\disp(%r11,%r10), %ymm8
 	vpsrlw	$4, %ymm8, %ymm9

@@ -17,22 +17,6 @@
 	vpbroadcastb %eax, %zmm26
 .endm
 
-.macro DOT_TEARDOWN
-	vzeroupper
-.endm
-
-.macro ZERO_ACC a
-	vpxorq	%zmm\a, %zmm\a, %zmm\a
-.endm
-
-.macro LOAD_ACC a, disp
-	vmovdqu64 \disp(%r11,%r10), %zmm\a
-.endm
-
-.macro STORE_ACC a, disp
-	vmovdqu64 %zmm\a, \disp(%r11,%r10)
-.endm
-
 .macro SPLIT lo, hi, disp
 	vmovdqu64 \disp(%r11,%r10), \lo
 	vpsrlw	$4, \lo, \hi

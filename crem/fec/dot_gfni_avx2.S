@@ -13,22 +13,6 @@
 	lea	crem_gf_affine_table(%rip), %r12
 .endm
 
-.macro DOT_TEARDOWN
-	vzeroupper
-.endm
-
-.macro ZERO_ACC a
-	vpxor	%ymm\a, %ymm\a, %ymm\a
-.endm
-
-.macro LOAD_ACC a, disp
-	vmovdqu	\disp(%r11,%r10), %ymm\a
-.endm
-
-.macro STORE_ACC a, disp
-	vmovdqu	%ymm\a, \disp(%r11,%r10)
-.endm
-
 .macro LOAD_SRC s, disp
 	vmovdqu	\disp(%r11,%r10), %ymm8
 .endm

@@ -18,22 +18,6 @@
 	lea	crem_gf_affine_table(%rip), %r12
 .endm
 
-.macro DOT_TEARDOWN
-	vzeroupper
-.endm
-
-.macro ZERO_ACC a
-	vpxorq	%zmm\a, %zmm\a, %zmm\a
-.endm
-
-.macro LOAD_ACC a, disp
-	vmovdqu64 \disp(%r11,%r10), %zmm\a
-.endm
-
-.macro STORE_ACC a, disp
-	vmovdqu64 %zmm\a, \disp(%r11,%r10)
-.endm
-
 /* Slots 0 and 1: a source's two stripes in %zmm16/17; 2 and 3: %zmm18/19. */
 .macro LOAD_SRC s, disp
 	.if \s == 0

@@ -6,14 +6,14 @@
  * file defines these hooks, then instantiates DOT_FUNC once per row count:
  *
  *   DOT_SETUP			constants; %r12 = the ISA's table in gf.c
- *   DOT_TEARDOWN		before returning (vzeroupper)
- *   ZERO_ACC a			accumulator a = 0
- *   LOAD_ACC a, disp		accumulator a = bytes at disp(%r11,%r10)
- *   STORE_ACC a, disp		bytes at disp(%r11,%r10) = accumulator a
  *   LOAD_SRC s, disp		source slot s (0, 1) = bytes at disp(%r11,%r10)
  *   MUL_ROW r, a0, a1, ns	accumulator a0 (and a1 when ns = 2) ^=
  *				coefficient r of this source * slot 0 (slot 1);
  *				the coefficient byte is at r(%rdx)
+ *
+ * The accumulator hooks (ZERO_ACC, LOAD_ACC, STORE_ACC) and DOT_TEARDOWN
+ * come from the stripe width: %xmm with SSE, %ymm and %zmm with VEX and
+ * EVEX encodings.
  *
  * Row r owns accumulators r (stripe 0) and r + 8 (stripe 1).  With PAIR
  * set, the main loop covers two stripes per pass so that each coefficient
@@ -59,6 +59,46 @@
 	.section .note.GNU-stack, "", @progbits
 #endif
 
+
+#if DOT_WIDTH == 64
+.macro ZERO_ACC a
+	vpxorq	%zmm\a, %zmm\a, %zmm\a
+.endm
+.macro LOAD_ACC a, disp
+	vmovdqu64 \disp(%r11,%r10), %zmm\a
+.endm
+.macro STORE_ACC a, disp
+	vmovdqu64 %zmm\a, \disp(%r11,%r10)
+.endm
+.macro DOT_TEARDOWN
+	vzeroupper
+.endm
+#elif DOT_WIDTH == 32
+.macro ZERO_ACC a
+	vpxor	%ymm\a, %ymm\a, %ymm\a
+.endm
+.macro LOAD_ACC a, disp
+	vmovdqu	\disp(%r11,%r10), %ymm\a
+.endm
+.macro STORE_ACC a, disp
+	vmovdqu	%ymm\a, \disp(%r11,%r10)
+.endm
+.macro DOT_TEARDOWN
+	vzeroupper
+.endm
+#else
+.macro ZERO_ACC a
+	pxor	%xmm\a, %xmm\a
+.endm
+.macro LOAD_ACC a, disp
+	movdqu	\disp(%r11,%r10), %xmm\a
+.endm
+.macro STORE_ACC a, disp
+	movdqu	%xmm\a, \disp(%r11,%r10)
+.endm
+.macro DOT_TEARDOWN
+.endm
+#endif
 
 /* Invoke \op for each row r < M with its accumulators r and r + 8. */
 .macro FOR_ROWS M, op, ns

@@ -17,21 +17,6 @@
 	pshufd	$0, %xmm15, %xmm15
 .endm
 
-.macro DOT_TEARDOWN
-.endm
-
-.macro ZERO_ACC a
-	pxor	%xmm\a, %xmm\a
-.endm
-
-.macro LOAD_ACC a, disp
-	movdqu	\disp(%r11,%r10), %xmm\a
-.endm
-
-.macro STORE_ACC a, disp
-	movdqu	%xmm\a, \disp(%r11,%r10)
-.endm
-
 .macro LOAD_SRC s, disp
 	movdqu	\disp(%r11,%r10), %xmm8
 	movdqa	%xmm8, %xmm9
