@@ -122,10 +122,12 @@ lib: $(CORE_LIB)
 # assembly kernels link in as they are).  Like the kernel, the suites build
 # without -Wsign-compare; the core keeps it in libcremcore.a.
 UNIT_C_SRCS := tests/kunit/shim/shim.c $(CREM_KUNIT_OBJS:.o=.c) \
+	       $(CREM_UNIT_ONLY_OBJS:.o=.c) $(CREM_HARNESS_OBJS:.o=.c) \
 	       $(patsubst %.o,%.c,$(filter-out %_ssse3.o %_avx2.o %_avx512bw.o %_avx512.o,$(USER_CORE_OBJS)))
 UNIT_ASM_OBJS := $(addprefix $(UDIR)/,$(filter %_ssse3.o %_avx2.o %_avx512bw.o %_avx512.o,$(USER_CORE_OBJS)))
 $(UNIT_BIN): $(UNIT_C_SRCS) $(UNIT_ASM_OBJS) $(CORE_HDRS) \
-	     tests/kunit/shim/kunit/test.h $(wildcard tests/kunit/*.h)
+	     tests/kunit/shim/kunit/test.h $(wildcard tests/kunit/*.h) \
+	     $(wildcard tests/harness/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -Wno-sign-compare -Itests/kunit/shim -O1 \
 		$(SAN_FLAGS) $(UNIT_C_SRCS) $(UNIT_ASM_OBJS) -o $@

@@ -151,7 +151,7 @@ __attribute__((noreturn)) void crem_kunit_abort(struct kunit *test);
 	} while (0)
 
 #define CREM_KUNIT_BOOL(test, assertion, cond, want, msgfmt, ...)	\
-	CREM_KUNIT_CHECK(test, assertion, !!(cond) == (want),		\
+	CREM_KUNIT_CHECK(test, assertion, (!!(cond)) == (want),		\
 			 "Expected %s to be %s" msgfmt, #cond,		\
 			 (want) ? "true" : "false", ##__VA_ARGS__)
 

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The protocol engine's environment.
+ *
+ * The CSF and CRF engines are plain C: everything they need from the world
+ * comes through these operations, implemented by the kernel glue in crem.ko
+ * and by the deterministic pair harness in userspace (tests/harness/).
+ *
+ * Time is a monotonic nanosecond clock.  The engine owns no timers: each
+ * flow tells the environment its next deadline through arm(), and the
+ * environment calls the flow's timeout entry point at or after that time
+ * (once; a later arm() replaces an earlier deadline, and U64_MAX cancels).
+ * This keeps the engine free of environment-specific timer structures: the
+ * kernel arms one hrtimer per flow, the harness keeps one event queue.
+ *
+ * Packets: the engine sends CREM messages only to the peer bound at HELLO
+ * (the environment remembers that binding per owner); it delivers restored
+ * packets as complete IP packets and lets held packets go by handle.
+ *
+ * Context: the kernel calls the operations from softirq or process
+ * context with the flow's lock held; none may sleep or call back into the
+ * engine for the same flow.
+ */
+#ifndef CREM_CORE_ENV_H
+#define CREM_CORE_ENV_H
+
+#include "port.h"
+
+#define CREM_NO_DEADLINE ((u64)~0ull)
+
+struct crem_env_ops {
+	/* Monotonic time in nanoseconds. */
+	u64 (*now_ns)(void *ctx);
+	/* @owner's earliest deadline is now @deadline_ns (or none). */
+	void (*arm)(void *ctx, void *owner, u64 deadline_ns);
+	/*
+	 * Send a CREM message to @owner's bound peer on the CREM port, with
+	 * DSCP @dscp and an ECN-capable codepoint.  Returns 0 or -errno; the
+	 * engine counts failures and never retries synchronously.
+	 */
+	int (*send)(void *ctx, void *owner, const u8 *msg, size_t len, u8 dscp);
+	/* Hand a restored IP packet to the RDMA receiver, as from the wire. */
+	void (*deliver)(void *ctx, void *owner, const u8 *ip_pkt, size_t len);
+	/* Let a packet the engine held (see the CRF's hold time) go on. */
+	void (*release)(void *ctx, void *owner, void *held);
+	/* Fill @buf with random bytes (nonces, Flow IDs). */
+	void (*random)(void *ctx, void *buf, size_t len);
+};
+
+struct crem_env {
+	const struct crem_env_ops *ops;
+	void *ctx;
+};
+
+#endif /* CREM_CORE_ENV_H */
