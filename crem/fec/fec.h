@@ -38,6 +38,8 @@ void crem_fec_init(void);
  * keeps one per CPU, so that nothing large lives on the stack.
  */
 struct crem_fec_work {
+	/* for callers: a block's symbols by position, to pass as @src */
+	const u8 *by_position[CREM_FEC_MAX_K];
 	const u8 *in[2 * CREM_FEC_MAX_K];
 	u8 *out[CREM_FEC_MAX_K];
 	unsigned int index[CREM_FEC_MAX_K];
