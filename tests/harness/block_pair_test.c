@@ -14,6 +14,7 @@
 #include "crem/core/restore.h"
 #include "crem/core/roce.h"
 #include "tests/harness/traffic.h"
+#include "tests/kunit/test_util.h"
 
 #define K 16
 #define M 3
@@ -196,12 +197,6 @@ static void run_pair(struct kunit *test, struct pair *p, unsigned int packets)
 	}
 }
 
-static int pair_suite_init(struct kunit_suite *suite)
-{
-	crem_fec_init();
-	return 0;
-}
-
 static void pair_blocks_restore_byte_for_byte(struct kunit *test)
 {
 	static const struct {
@@ -246,7 +241,7 @@ static struct kunit_case crem_block_pair_test_cases[] = {
 
 static struct kunit_suite crem_block_pair_test_suite = {
 	.name = "crem_block_pair",
-	.suite_init = pair_suite_init,
+	.suite_init = test_fec_suite_init,
 	.test_cases = crem_block_pair_test_cases,
 };
 

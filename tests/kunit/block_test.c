@@ -9,27 +9,8 @@
 
 #include "crem/core/crf_block.h"
 #include "crem/core/csf_block.h"
-
-#define EX_T 16
-
-static const u8 ex_r0[EX_T] = {
-	0x00, 0x1e, 0xf6, 0xcc, 0xd7, 0xc3, 0x77, 0xf0,
-	0xdd, 0xfc, 0x77, 0x4c, 0x00, 0x00, 0x00, 0x00,
-};
-static const u8 ex_r1[EX_T] = {
-	0x00, 0x1e, 0xf6, 0xcc, 0xd7, 0xc3, 0x77, 0xf0,
-	0xdd, 0xfc, 0x77, 0x4f, 0x00, 0x00, 0x00, 0x00,
-};
-static const u8 ex_r2_lost[EX_T] = {
-	0x00, 0x35, 0x4f, 0xdf, 0x6d, 0x4b, 0x40, 0xb5,
-	0x7e, 0x5c, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00,
-};
-
-static int block_suite_init(struct kunit_suite *suite)
-{
-	crem_fec_init();
-	return 0;
-}
+#include "draft_example.h"
+#include "test_util.h"
 
 static void *alloc(struct kunit *test, size_t size)
 {
@@ -206,7 +187,7 @@ static struct kunit_case crem_block_test_cases[] = {
 
 static struct kunit_suite crem_block_test_suite = {
 	.name = "crem_block",
-	.suite_init = block_suite_init,
+	.suite_init = test_fec_suite_init,
 	.test_cases = crem_block_test_cases,
 };
 

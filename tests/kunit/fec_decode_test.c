@@ -23,12 +23,6 @@ struct block {
 	struct crem_fec_work work;
 };
 
-static int decode_suite_init(struct kunit_suite *suite)
-{
-	crem_fec_init();
-	return 0;
-}
-
 static struct block *new_block(struct kunit *test, struct test_prng *p,
 			       unsigned int k, size_t T)
 {
@@ -337,7 +331,7 @@ static struct kunit_case crem_fec_decode_test_cases[] = {
 
 static struct kunit_suite crem_fec_decode_test_suite = {
 	.name = "crem_fec_decode",
-	.suite_init = decode_suite_init,
+	.suite_init = test_fec_suite_init,
 	.test_cases = crem_fec_decode_test_cases,
 };
 

@@ -41,12 +41,6 @@ static u8 affine_apply(u64 m, u8 x)
 	return out;
 }
 
-static int gf_suite_init(struct kunit_suite *suite)
-{
-	crem_fec_init();
-	return 0;
-}
-
 static void gf_mul_table_matches_definition(struct kunit *test)
 {
 	unsigned int a, b;
@@ -141,7 +135,7 @@ static struct kunit_case crem_gf_test_cases[] = {
 
 static struct kunit_suite crem_gf_test_suite = {
 	.name = "crem_gf",
-	.suite_init = gf_suite_init,
+	.suite_init = test_fec_suite_init,
 	.test_cases = crem_gf_test_cases,
 };
 

@@ -76,12 +76,6 @@ static int run_case(struct dot_case *c, enum crem_simd_isa isa)
 	return -1;
 }
 
-static int isa_suite_init(struct kunit_suite *suite)
-{
-	crem_fec_init();
-	return 0;
-}
-
 static void isa_random_cases_match_scalar(struct kunit *test)
 {
 	struct dot_case *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
@@ -159,7 +153,7 @@ static struct kunit_case crem_fec_isa_test_cases[] = {
 
 static struct kunit_suite crem_fec_isa_test_suite = {
 	.name = "crem_fec_isa",
-	.suite_init = isa_suite_init,
+	.suite_init = test_fec_suite_init,
 	.test_cases = crem_fec_isa_test_cases,
 };
 

@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 
 #include "crem/core/port.h"
+#include "crem/fec/fec.h"
 
 struct test_prng {
 	u64 state;
@@ -37,6 +38,13 @@ static inline void test_prng_fill(struct test_prng *p, u8 *buf, size_t len)
 
 	for (i = 0; i < len; i++)
 		buf[i] = (u8)test_prng_next(p);
+}
+
+/* suite_init of every suite that codes: the field tables and the coder. */
+static inline int test_fec_suite_init(struct kunit_suite *suite)
+{
+	crem_fec_init();
+	return 0;
 }
 
 #ifdef __KERNEL__

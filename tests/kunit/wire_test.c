@@ -8,6 +8,7 @@
 
 #include "crem/core/bytes.h"
 #include "crem/core/wire.h"
+#include "draft_example.h"
 #include "test_util.h"
 
 #define BUF 4096
@@ -197,17 +198,13 @@ static void wire_draft_example_header(struct kunit *test)
 		0x00, 0x07, 0x00, 0x10, 0xf0, 0x00, 0x00, 0x00,
 		0xe0, 0x00, 0x00, 0x00,
 	};
-	static const u8 r2[16] = {
-		0x00, 0x35, 0x4f, 0xdf, 0x6d, 0x4b, 0x40, 0xb5,
-		0x7e, 0x5c, 0x40, 0x00, 0x00, 0x00, 0x00, 0x00,
-	};
 	struct crem_msg m = {
 		.type = CREM_MSG_REPAIR, .flags = CREM_REPAIR_F_RETX,
 		.flow_id = 0xbeef,
 		.repair = {
 			.config_id = 1, .scheme = CREM_FEC_CAUCHY_RS, .k = 4,
 			.index = 2, .block_start = 0x001000, .session_id = 7,
-			.symbol_len = 16, .symbol = r2,
+			.symbol_len = EX_T, .symbol = ex_r2_lost,
 		},
 	};
 	struct crem_msg back;
@@ -220,7 +217,7 @@ static void wire_draft_example_header(struct kunit *test)
 		crem_set_add(&m.repair.lost, j);
 	KUNIT_ASSERT_EQ(test, crem_wire_build(&m, buf, sizeof(buf)), 44);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, want, sizeof(want)), 0);
-	KUNIT_EXPECT_EQ(test, memcmp(buf + 28, r2, 16), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 28, ex_r2_lost, EX_T), 0);
 	KUNIT_ASSERT_EQ(test, crem_wire_parse(buf, 44, &back, NULL), CREM_WIRE_OK);
 	KUNIT_EXPECT_EQ(test, back.flow_id, 0xbeefu);
 	KUNIT_EXPECT_EQ(test, back.repair.session_id, 7);
