@@ -210,3 +210,26 @@ bool crem_sim_path_send(struct crem_sim *sim, struct crem_sim_path *path,
 	free(copy);
 	return ok;
 }
+
+/* An armed deadline's event: stale if the timer was re-armed since. */
+static void timer_event(struct crem_sim *sim, void *arg, const u8 *data,
+			size_t len)
+{
+	struct crem_sim_timer *timer = arg;
+	u64 when;
+
+	memcpy(&when, data, sizeof(when));
+	if (timer->deadline != when)
+		return;
+	timer->deadline = ~0ull;
+	timer->fire(timer);
+}
+
+void crem_sim_timer_arm(struct crem_sim *sim, struct crem_sim_timer *timer,
+			u64 deadline_ns)
+{
+	timer->deadline = deadline_ns;
+	if (deadline_ns != ~0ull)
+		crem_sim_at(sim, deadline_ns, timer_event, timer,
+			    (const u8 *)&deadline_ns, sizeof(deadline_ns));
+}

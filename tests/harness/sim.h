@@ -88,6 +88,19 @@ void crem_sim_run(struct crem_sim *sim, u64 until_ns);
 bool crem_sim_loss_drop(struct crem_sim_loss *loss, struct crem_sim_rng *rng);
 
 /*
+ * A deadline the way the engine's environment arms it (crem/core/env.h):
+ * one per owner; arming again replaces it, CREM_NO_DEADLINE cancels.  When
+ * the current deadline comes, @fire runs once.
+ */
+struct crem_sim_timer {
+	u64 deadline;
+	void (*fire)(struct crem_sim_timer *timer);
+};
+
+void crem_sim_timer_arm(struct crem_sim *sim, struct crem_sim_timer *timer,
+			u64 deadline_ns);
+
+/*
  * Carry an IP packet over @path: deliver it through @fn unless lost.
  * Returns true if it will arrive.
  */
