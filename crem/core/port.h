@@ -16,6 +16,7 @@
 #include <linux/bug.h>
 #include <linux/crc32.h>
 #include <linux/errno.h>
+#include <linux/math64.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -23,6 +24,7 @@
 #define CREM_WARN_ON_ONCE(cond) WARN_ON_ONCE(cond)
 #define crem_popcount64(x) hweight64(x)
 #define crem_crc32_le(crc, p, len) crc32_le(crc, p, len)
+#define crem_div64(a, b) div64_u64(a, b)
 #else
 #include <errno.h>
 #include <stdbool.h>
@@ -67,6 +69,8 @@ typedef int64_t s64;
  * inversion, the kernel's crc32_le(): the caller seeds and inverts.
  */
 u32 crem_crc32_le(u32 crc, const u8 *p, size_t len);
+
+#define crem_div64(a, b) ((u64)(a) / (u64)(b))
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CSF's redundancy policy (see policy.h).
+ */
+#include "policy.h"
+
+/* Breaker thresholds: loss above 10 %, CE above 50 %. */
+#define BREAKER_LOSS	(CREM_Q31 / 10)
+#define BREAKER_CE	(CREM_Q31 / 2)
+/* EWMA weight of a new sample: 1/8. */
+#define EWMA_SHIFT	3
+
+static u64 mul_q31(u64 a, u64 b)
+{
+	return (a * b) >> 31;
+}
+
+static u64 pow_q31(u64 base, unsigned int n)
+{
+	u64 r = CREM_Q31;
+
+	while (n) {
+		if (n & 1)
+			r = mul_q31(r, base);
+		base = mul_q31(base, base);
+		n >>= 1;
+	}
+	return r;
+}
+
+/* @num / @den as a Q31 fraction, at most 1. */
+static u64 fraction(u64 num, u64 den)
+{
+	if (!den || num >= den)
+		return den ? CREM_Q31 : 0;
+	return crem_div64(num << 31, den);
+}
+
+u8 crem_policy_target_m(u64 p, unsigned int k, unsigned int max_m,
+			u64 epsilon)
+{
+	unsigned int m, n, i;
+	u64 q, r, term, below;
+
+	if (!p)
+		return 0;
+	if (p >= CREM_Q31 / 2)
+		return max_m;
+	q = CREM_Q31 - p;
+	r = crem_div64(p << 31, q);		/* p / q, below 1 */
+	for (m = 0; m <= max_m; m++) {
+		n = k + m;
+		/* P(X <= m) for X ~ Binomial(n, p), term by term. */
+		term = pow_q31(q, n);
+		below = term;
+		for (i = 0; i < m; i++) {
+			term = crem_div64(mul_q31(term, r) * (n - i), i + 1);
+			below += term;
+		}
+		if (below > CREM_Q31 || CREM_Q31 - below < epsilon)
+			return m;
+	}
+	return max_m;
+}
+
+void crem_policy_init(struct crem_policy *pol,
+		      const struct crem_policy_params *par, u8 initial_m)
+{
+	memset(pol, 0, sizeof(*pol));
+	pol->par = *par;
+	pol->m = initial_m;
+}
+
+static void ewma(u64 *avg, u64 sample, bool first)
+{
+	if (first)
+		*avg = sample;
+	else if (sample >= *avg)
+		*avg += (sample - *avg) >> EWMA_SHIFT;
+	else
+		*avg -= (*avg - sample) >> EWMA_SHIFT;
+}
+
+/*
+ * The circuit breaker.  Reports are gathered until their intervals cover
+ * a second; the window's start (its first interval's) dates the condition
+ * and the clean time.
+ */
+static void breaker(struct crem_policy *pol,
+		    const struct crem_wire_loss_report *r, u64 now)
+{
+	u64 interval = (u64)r->interval_us * 1000, start;
+	bool cond;
+
+	if (!pol->win_len_ns)
+		pol->win_start_ns = now > interval ? now - interval : 0;
+	pol->win_len_ns += interval;
+	pol->win_expected += r->expected;
+	pol->win_received += r->received < r->expected ? r->received : r->expected;
+	pol->win_ce += r->ce_marked;
+	if (pol->win_len_ns < CREM_BREAKER_WINDOW_NS)
+		return;
+	cond = fraction(pol->win_expected - pol->win_received,
+			pol->win_expected) > BREAKER_LOSS ||
+	       fraction(pol->win_ce, pol->win_received) > BREAKER_CE;
+	start = pol->win_start_ns;
+	pol->win_len_ns = 0;
+	pol->win_expected = 0;
+	pol->win_received = 0;
+	pol->win_ce = 0;
+
+	if (cond) {
+		if (!pol->cond)
+			pol->cond_since = start;
+		pol->cond = true;
+		pol->tripped = true;
+		if (now - pol->cond_since > CREM_BREAKER_CLOSE_NS)
+			pol->close = true;
+		return;
+	}
+	if (pol->cond)
+		pol->clear_since = start;
+	pol->cond = false;
+	if (pol->tripped && now - pol->clear_since >= CREM_BREAKER_RESUME_NS)
+		pol->tripped = false;
+}
+
+void crem_policy_loss_report(struct crem_policy *pol,
+			     const struct crem_wire_loss_report *r,
+			     u64 repairs_sent, u64 now_ns)
+{
+	u64 received = r->received < r->expected ? r->received : r->expected;
+	u64 loss, ce;
+	u8 target;
+
+	breaker(pol, r, now_ns);
+	if (!r->expected)
+		return;
+	loss = fraction(r->expected - received, r->expected);
+	ce = fraction(r->ce_marked, received);
+	/* Congestion: CE rising, or a reporter saw queues grow or overflow. */
+	pol->congestion = (ce && ce > pol->ce) || pol->path_evidence;
+	pol->path_evidence = false;
+	ewma(&pol->p, loss, !pol->have_p);
+	ewma(&pol->ce, ce, !pol->have_p);
+	pol->have_p = true;
+
+	/* Loss or CE on REPAIR messages: less redundancy, none after 1 s. */
+	if (repairs_sent && (r->repairs_received < repairs_sent ||
+			     r->repairs_ce_marked)) {
+		if (!pol->repair_trouble)
+			pol->repair_trouble_since = now_ns;
+		pol->repair_trouble = true;
+	} else {
+		pol->repair_trouble = false;
+	}
+
+	target = crem_policy_target_m(pol->p, pol->par.k, pol->par.max_m,
+				      pol->par.epsilon);
+	if (pol->congestion && target > pol->par.m_cong)
+		target = pol->par.m_cong;
+	if (pol->repair_trouble) {
+		if (now_ns - pol->repair_trouble_since > CREM_REPAIR_TROUBLE_NS)
+			target = 0;
+		else if (target >= pol->m && pol->m)
+			target = pol->m - 1;
+	}
+	if (target == pol->m)
+		return;
+	/* A change takes a round trip to act: at most one per 2 SRTT. */
+	if (pol->changed_once &&
+	    now_ns - pol->last_change_ns < 2 * pol->par.srtt_ns)
+		return;
+	pol->m = target;
+	pol->last_change_ns = now_ns;
+	pol->changed_once = true;
+}
+
+void crem_policy_path_report(struct crem_policy *pol,
+			     const struct crem_wire_path_report *r)
+{
+	unsigned int e;
+
+	for (e = 0; e < r->nentries && e < CREM_PATH_MAX_ENTRIES; e++) {
+		const struct crem_wire_hop *h = &r->hop[e];
+
+		if (h->delay_change_us > CREM_QUEUE_GROWTH_US ||
+		    (h->cause == CREM_CAUSE_QUEUE_OVERFLOW &&
+		     (h->lost_count || h->npsns)))
+			pol->path_evidence = true;
+	}
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The CSF's redundancy policy (draft, "Redundancy Policy", "Congestion
+ * Control Considerations").
+ *
+ * From each LOSS_REPORT the CSF updates an exponentially weighted loss
+ * rate p and CE fraction, classifies recent loss as congestion (rising CE
+ * marks, a hop's queueing delay growing, a node's queue-overflow drops) or
+ * transmission loss, and chooses m:
+ *  - the smallest m for which a block of k + m packets loses more than m
+ *    with probability below epsilon, under independent loss at rate p
+ *    (m = 0 when even one loss per block is that unlikely);
+ *  - never above m_cong when the loss is classified as congestion;
+ *  - lower when REPAIR messages are lost or CE-marked, and zero if that
+ *    lasts more than a second;
+ *  - changed at most once per 2 SRTT.
+ * The circuit breaker: path loss above 10 % or CE above 50 % over a second
+ * sets m to zero and stops coded retransmission; redundancy resumes after
+ * ten seconds without the condition; after a minute of it the flow closes
+ * with reason 4.
+ *
+ * Probabilities are fixed point, CREM_Q31 = 1.0, so that the kernel needs
+ * no floating point.  Locking: the caller serialises calls for one flow.
+ */
+#ifndef CREM_CORE_POLICY_H
+#define CREM_CORE_POLICY_H
+
+#include "wire.h"
+
+#define CREM_Q31 (1ull << 31)
+/* p in parts per million, as a Q31 probability */
+#define CREM_PPM(x) ((u64)(x) * CREM_Q31 / 1000000)
+
+#define CREM_BREAKER_WINDOW_NS	1000000000ull	/* 1 s */
+#define CREM_BREAKER_RESUME_NS	10000000000ull	/* 10 s */
+#define CREM_BREAKER_CLOSE_NS	60000000000ull	/* 1 min */
+#define CREM_REPAIR_TROUBLE_NS	1000000000ull	/* 1 s */
+/* A hop's queueing delay growing by more than this is congestion. */
+#define CREM_QUEUE_GROWTH_US	50
+
+struct crem_policy_params {
+	u8 k;
+	u8 max_m;
+	u8 m_cong;		/* RECOMMENDED 1 */
+	u64 epsilon;		/* Q31; RECOMMENDED 1e-4 */
+	u64 srtt_ns;
+};
+
+struct crem_policy {
+	struct crem_policy_params par;
+	u64 p;			/* EWMA loss rate, Q31 */
+	u64 ce;			/* EWMA CE fraction, Q31 */
+	bool have_p;
+	bool congestion;	/* the latest classification */
+	bool path_evidence;	/* congestion seen in a PATH_REPORT since */
+	u8 m;
+	u64 last_change_ns;
+	bool changed_once;
+	/* REPAIR trouble (loss or CE on repairs) */
+	u64 repair_trouble_since;
+	bool repair_trouble;
+	/* circuit breaker over windows of reports covering a second */
+	u64 win_start_ns, win_len_ns, win_expected, win_received, win_ce;
+	u64 cond_since;		/* when the condition began, if it holds */
+	bool cond;
+	u64 clear_since;
+	bool tripped;
+	bool close;		/* send CLOSE with reason 4 */
+};
+
+void crem_policy_init(struct crem_policy *pol,
+		      const struct crem_policy_params *par, u8 initial_m);
+
+/* The smallest m with P(more than m of k + m lost) < epsilon at rate p. */
+u8 crem_policy_target_m(u64 p, unsigned int k, unsigned int max_m,
+			u64 epsilon);
+
+/*
+ * A LOSS_REPORT from the CRF at @now_ns, with @repairs_sent REPAIR
+ * messages sent in its interval.  Updates the estimates, the
+ * classification and the breaker, and may change m.
+ */
+void crem_policy_loss_report(struct crem_policy *pol,
+			     const struct crem_wire_loss_report *r,
+			     u64 repairs_sent, u64 now_ns);
+
+/* Congestion evidence from an accepted PATH_REPORT. */
+void crem_policy_path_report(struct crem_policy *pol,
+			     const struct crem_wire_path_report *r);
+
+/* The m to use now, and whether coded retransmission is allowed. */
+static inline u8 crem_policy_m(const struct crem_policy *pol)
+{
+	return pol->tripped ? 0 : pol->m;
+}
+
+static inline bool crem_policy_coded_retx(const struct crem_policy *pol)
+{
+	return !pol->tripped;
+}
+
+#endif /* CREM_CORE_POLICY_H */

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The redundancy policy: the recommended m against exact binomial tails,
+ * hysteresis, congestion never raising m above m_cong, REPAIR trouble,
+ * and the circuit breaker at the draft's times.
+ */
+#include <kunit/test.h>
+
+#include "crem/core/policy.h"
+
+#define MS 1000000ull
+#define S (1000 * MS)
+#define EPS (CREM_Q31 / 10000)		/* 1e-4 */
+
+/* Reports every 100 ms with @lost_ppm loss and @ce_ppm CE marking. */
+static void feed(struct crem_policy *pol, u64 from, u64 to, u32 lost_ppm,
+		 u32 ce_ppm, u32 repairs_lost)
+{
+	u64 t;
+
+	for (t = from; t < to; t += 100 * MS) {
+		struct crem_wire_loss_report r = {
+			.interval_us = 100000, .expected = 100000,
+			.repairs_received = 1000 - repairs_lost,
+		};
+
+		r.received = r.expected - (u64)r.expected * lost_ppm / 1000000;
+		r.ce_marked = (u64)r.received * ce_ppm / 1000000;
+		crem_policy_loss_report(pol, &r, 1000, t);
+	}
+}
+
+static void policy_target_m_matches_exact_tails(struct kunit *test)
+{
+	/* Exact values (Python, fractions): k = 32 and 16, epsilon 1e-4. */
+	static const struct { u32 ppm; u8 m32, m16; } table[] = {
+		{ 0, 0, 0 }, { 1, 0, 0 }, { 3, 0, 0 }, { 10, 1, 1 },
+		{ 100, 1, 1 }, { 1000, 2, 2 }, { 5000, 3, 2 }, { 10000, 4, 3 },
+		{ 20000, 5, 4 }, { 50000, 9, 6 }, { 100000, 13, 9 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, crem_policy_target_m(CREM_PPM(table[i].ppm),
+				    32, 16, EPS), table[i].m32, "p = %u ppm, k = 32",
+				    table[i].ppm);
+		KUNIT_EXPECT_EQ_MSG(test, crem_policy_target_m(CREM_PPM(table[i].ppm),
+				    16, 16, EPS), table[i].m16, "p = %u ppm, k = 16",
+				    table[i].ppm);
+	}
+	KUNIT_EXPECT_EQ(test, crem_policy_target_m(CREM_Q31 / 2, 32, 7, EPS), 7);
+}
+
+static const struct crem_policy_params params = {
+	.k = 32, .max_m = 16, .m_cong = 1, .epsilon = EPS, .srtt_ns = 10 * MS,
+};
+
+static void policy_follows_loss_with_hysteresis(struct kunit *test)
+{
+	struct crem_policy pol;
+
+	crem_policy_init(&pol, &params, 0);
+	feed(&pol, 0, 3 * S, 10000, 0, 0);	/* 1 % transmission loss */
+	KUNIT_EXPECT_FALSE(test, pol.congestion);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 4);
+	/* Two reports 5 ms apart: the second change waits for 2 SRTT. */
+	crem_policy_init(&pol, &params, 0);
+	feed(&pol, 0, 1, 10000, 0, 0);
+	KUNIT_EXPECT_EQ(test, pol.m, 4);
+	feed(&pol, 5 * MS, 5 * MS + 1, 1, 0, 0);
+	KUNIT_EXPECT_EQ(test, pol.m, 4);
+	KUNIT_EXPECT_EQ(test, pol.last_change_ns, 0ull);
+}
+
+static void policy_congestion_never_raises_m(struct kunit *test)
+{
+	struct crem_policy pol;
+	u64 t;
+	u32 ce;
+
+	crem_policy_init(&pol, &params, 0);
+	/* 2 % loss with CE marks that keep rising: congestion. */
+	for (t = 0, ce = 1000; t < 5 * S; t += 100 * MS, ce += 2000) {
+		feed(&pol, t, t + 1, 20000, ce, 0);
+		KUNIT_ASSERT_TRUE(test, pol.congestion);
+		KUNIT_ASSERT_LE(test, crem_policy_m(&pol), params.m_cong);
+	}
+	/* The same loss without CE is transmission loss: m rises. */
+	feed(&pol, 5 * S, 8 * S, 20000, 0, 0);
+	KUNIT_EXPECT_FALSE(test, pol.congestion);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 5);
+}
+
+static void policy_path_report_evidence(struct kunit *test)
+{
+	struct crem_wire_path_report r = { .nentries = 1 };
+	struct crem_policy pol;
+
+	crem_policy_init(&pol, &params, 0);
+	r.hop[0].cause = CREM_CAUSE_QUEUE_OVERFLOW;
+	r.hop[0].lost_count = 3;
+	crem_policy_path_report(&pol, &r);
+	feed(&pol, 0, 1, 20000, 0, 0);
+	KUNIT_EXPECT_TRUE(test, pol.congestion);
+	KUNIT_EXPECT_LE(test, crem_policy_m(&pol), params.m_cong);
+	/* Transmission errors and small delay changes are not congestion. */
+	r.hop[0].cause = CREM_CAUSE_TRANSMISSION_ERROR;
+	r.hop[0].delay_change_us = CREM_QUEUE_GROWTH_US;
+	crem_policy_path_report(&pol, &r);
+	feed(&pol, 100 * MS, 100 * MS + 1, 20000, 0, 0);
+	KUNIT_EXPECT_FALSE(test, pol.congestion);
+}
+
+static void policy_repair_trouble_lowers_m(struct kunit *test)
+{
+	struct crem_policy pol;
+
+	crem_policy_init(&pol, &params, 0);
+	feed(&pol, 0, 1 * S, 10000, 0, 0);
+	KUNIT_ASSERT_EQ(test, crem_policy_m(&pol), 4);
+	/* Repairs lost: one step down, then zero after a second of it. */
+	feed(&pol, 1 * S, 1 * S + 1, 10000, 0, 50);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 3);
+	feed(&pol, 1 * S + 100 * MS, 2 * S + 200 * MS, 10000, 0, 50);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 0);
+}
+
+/*
+ * Reports every 100 ms, each covering 100 ms: windows of ten reports end
+ * at x.9 s and start at (x - 1).9 s.
+ */
+static void policy_circuit_breaker_at_the_drafts_times(struct kunit *test)
+{
+	struct crem_policy pol;
+
+	crem_policy_init(&pol, &params, 0);
+	feed(&pol, 0, 2 * S, 10000, 0, 0);
+	KUNIT_ASSERT_GT(test, crem_policy_m(&pol), 0);
+	/* 15 % loss in the reports from 2.0 s: not yet a second of it ... */
+	feed(&pol, 2 * S, 2 * S + 900 * MS, 150000, 0, 0);
+	KUNIT_EXPECT_FALSE(test, pol.tripped);
+	/* ... then a second: m = 0 and no coded retransmission. */
+	feed(&pol, 2 * S + 900 * MS, 3 * S, 150000, 0, 0);
+	KUNIT_EXPECT_TRUE(test, pol.tripped);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 0);
+	KUNIT_EXPECT_FALSE(test, crem_policy_coded_retx(&pol));
+	/* Clean from the report at 5.0 s (its interval from 4.9 s) ... */
+	feed(&pol, 3 * S, 5 * S, 150000, 0, 0);
+	feed(&pol, 5 * S, 14 * S + 800 * MS, 0, 0, 0);
+	KUNIT_EXPECT_TRUE(test, pol.tripped);
+	/* ... redundancy resumes after ten clean seconds, at 14.9 s. */
+	feed(&pol, 14 * S + 800 * MS, 15 * S, 0, 0, 0);
+	KUNIT_EXPECT_FALSE(test, pol.tripped);
+	KUNIT_EXPECT_TRUE(test, crem_policy_coded_retx(&pol));
+	KUNIT_EXPECT_FALSE(test, pol.close);
+
+	/* CE above half from the start: more than a minute closes (reason 4). */
+	crem_policy_init(&pol, &params, 2);
+	feed(&pol, 0, 60 * S, 0, 600000, 0);
+	KUNIT_EXPECT_TRUE(test, pol.tripped);
+	KUNIT_EXPECT_FALSE(test, pol.close);
+	feed(&pol, 60 * S, 61 * S, 0, 600000, 0);
+	KUNIT_EXPECT_TRUE(test, pol.close);
+}
+
+static struct kunit_case crem_policy_test_cases[] = {
+	KUNIT_CASE(policy_target_m_matches_exact_tails),
+	KUNIT_CASE(policy_follows_loss_with_hysteresis),
+	KUNIT_CASE(policy_congestion_never_raises_m),
+	KUNIT_CASE(policy_path_report_evidence),
+	KUNIT_CASE(policy_repair_trouble_lowers_m),
+	KUNIT_CASE(policy_circuit_breaker_at_the_drafts_times),
+	{}
+};
+
+static struct kunit_suite crem_policy_test_suite = {
+	.name = "crem_policy",
+	.test_cases = crem_policy_test_cases,
+};
+
+kunit_test_suite(crem_policy_test_suite);
