@@ -70,7 +70,10 @@ static void dot_simd(const struct crem_gf_kernels *k, unsigned int m,
 		rows = m - row < DOT_MAX_ROWS ? m - row : DOT_MAX_ROWS;
 		group.dst = a->dst + row;
 		group.coefs = a->coefs + row;
-		k->fn[rows - 1](&group);
+		if (a->nsrc == 1 && a->accumulate)
+			k->mad[rows - 1](&group);
+		else
+			k->fn[rows - 1](&group);
 	}
 }
 

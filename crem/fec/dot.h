@@ -21,6 +21,8 @@
 struct crem_gf_kernels {
 	/* fn[m - 1] handles m rows */
 	void (*fn[DOT_MAX_ROWS])(const struct crem_gf_dot_args *args);
+	/* mad[m - 1]: one source added into m rows (nsrc 1, accumulate) */
+	void (*mad[DOT_MAX_ROWS])(const struct crem_gf_dot_args *args);
 	unsigned int width;	/* stripe width in bytes */
 };
 

@@ -231,7 +231,70 @@ SYM_FUNC_START(\name)
 SYM_FUNC_END(\name)
 .endm
 
-/* All eight row counts of one ISA: name_m1 .. name_m8. */
+/*
+ * One source added into M rows (nsrc = 1, accumulate): the streaming
+ * encoder's per-packet update.  The source's stripes are loaded once per
+ * pass and each row is read, updated and written back, with none of the
+ * general loop's per-pass source walk.
+ */
+.macro ROW_MAD r, a0, a1, ns
+	mov	8*\r(%r8), %r11
+	LOAD_ACC \a0, 0
+	.if \ns == 2
+	LOAD_ACC \a1, DOT_WIDTH
+	.endif
+	MUL_ROW \r, \a0, \a1, \ns
+	STORE_ACC \a0, 0
+	.if \ns == 2
+	STORE_ACC \a1, DOT_WIDTH
+	.endif
+.endm
+
+.macro MAD_PASS M, ns
+	mov	(%rcx), %r11
+	LOAD_SRC 0, 0
+	.if \ns == 2
+	LOAD_SRC 1, DOT_WIDTH
+	.endif
+	FOR_ROWS \M, ROW_MAD, \ns
+.endm
+
+.macro MAD_FUNC name, M, pair
+SYM_FUNC_START(\name)
+	push	%rbx
+	push	%r12
+	DOT_SETUP
+	mov	DOT_END(%rdi), %r9
+	mov	DOT_DST(%rdi), %r8
+	mov	DOT_START(%rdi), %r10
+	mov	DOT_SRC(%rdi), %rcx
+	mov	DOT_COEFS(%rdi), %rdx
+	.if \pair
+4:	lea	2*DOT_WIDTH(%r10), %rax
+	cmp	%r9, %rax
+	ja	5f
+	MAD_PASS \M, 2
+	add	$2*DOT_WIDTH, %r10
+	jmp	4b
+5:
+	.endif
+6:	lea	DOT_WIDTH(%r10), %rax
+	cmp	%r9, %rax
+	ja	7f
+	MAD_PASS \M, 1
+	add	$DOT_WIDTH, %r10
+	jmp	6b
+7:	DOT_TEARDOWN
+	pop	%r12
+	pop	%rbx
+	RET
+SYM_FUNC_END(\name)
+.endm
+
+/*
+ * All eight row counts of one ISA: name_m1 .. name_m8, and the
+ * single-source accumulate forms name_mad1 .. name_mad8.
+ */
 #define DOT_FUNCS(name, pair)			\
 	DOT_FUNC name##_m1, 1, pair;		\
 	DOT_FUNC name##_m2, 2, pair;		\
@@ -240,6 +303,14 @@ SYM_FUNC_END(\name)
 	DOT_FUNC name##_m5, 5, pair;		\
 	DOT_FUNC name##_m6, 6, pair;		\
 	DOT_FUNC name##_m7, 7, pair;		\
-	DOT_FUNC name##_m8, 8, pair
+	DOT_FUNC name##_m8, 8, pair;		\
+	MAD_FUNC name##_mad1, 1, pair;		\
+	MAD_FUNC name##_mad2, 2, pair;		\
+	MAD_FUNC name##_mad3, 3, pair;		\
+	MAD_FUNC name##_mad4, 4, pair;		\
+	MAD_FUNC name##_mad5, 5, pair;		\
+	MAD_FUNC name##_mad6, 6, pair;		\
+	MAD_FUNC name##_mad7, 7, pair;		\
+	MAD_FUNC name##_mad8, 8, pair
 
 #endif /* CREM_FEC_DOT_LOOP_S */

@@ -13,6 +13,12 @@
 		crem_gf_dot_##isa##_m5, crem_gf_dot_##isa##_m6,			\
 		crem_gf_dot_##isa##_m7, crem_gf_dot_##isa##_m8,			\
 	},									\
+	.mad = {								\
+		crem_gf_dot_##isa##_mad1, crem_gf_dot_##isa##_mad2,		\
+		crem_gf_dot_##isa##_mad3, crem_gf_dot_##isa##_mad4,		\
+		crem_gf_dot_##isa##_mad5, crem_gf_dot_##isa##_mad6,		\
+		crem_gf_dot_##isa##_mad7, crem_gf_dot_##isa##_mad8,		\
+	},									\
 }
 
 static const struct crem_gf_kernels x86_kernels[CREM_SIMD_NR_ISA] = {

@@ -13,7 +13,15 @@
 	void crem_gf_dot_##isa##_m5(const struct crem_gf_dot_args *args);	\
 	void crem_gf_dot_##isa##_m6(const struct crem_gf_dot_args *args);	\
 	void crem_gf_dot_##isa##_m7(const struct crem_gf_dot_args *args);	\
-	void crem_gf_dot_##isa##_m8(const struct crem_gf_dot_args *args)
+	void crem_gf_dot_##isa##_m8(const struct crem_gf_dot_args *args);	\
+	void crem_gf_dot_##isa##_mad1(const struct crem_gf_dot_args *args);	\
+	void crem_gf_dot_##isa##_mad2(const struct crem_gf_dot_args *args);	\
+	void crem_gf_dot_##isa##_mad3(const struct crem_gf_dot_args *args);	\
+	void crem_gf_dot_##isa##_mad4(const struct crem_gf_dot_args *args);	\
+	void crem_gf_dot_##isa##_mad5(const struct crem_gf_dot_args *args);	\
+	void crem_gf_dot_##isa##_mad6(const struct crem_gf_dot_args *args);	\
+	void crem_gf_dot_##isa##_mad7(const struct crem_gf_dot_args *args);	\
+	void crem_gf_dot_##isa##_mad8(const struct crem_gf_dot_args *args)
 
 DECLARE_KERNELS(ssse3);
 DECLARE_KERNELS(avx2);

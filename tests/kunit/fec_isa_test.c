@@ -131,6 +131,28 @@ static void isa_long_symbols_match_scalar(struct kunit *test)
 	}
 }
 
+/* One source added into many rows: the streaming encoder's own kernels. */
+static void isa_single_source_accumulate(struct kunit *test)
+{
+	struct dot_case *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct test_prng p = { .state = 1 };
+	unsigned int isa, m;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	for (isa = CREM_SIMD_SCALAR + 1; isa < CREM_SIMD_NR_ISA; isa++) {
+		if (!crem_gf_isa_available(isa))
+			continue;
+		for (m = 1; m <= CASE_MAX_ROWS; m++) {
+			size_t len = 64 * m + 2 * m + 1;
+
+			build_case(test, &p, c, m, 1, len);
+			c->accumulate = true;
+			KUNIT_ASSERT_EQ_MSG(test, run_case(c, isa), -1, "%s: m=%u len=%zu",
+					    crem_gf_isa_name(isa), m, len);
+		}
+	}
+}
+
 static void isa_selection_is_best_available(struct kunit *test)
 {
 	unsigned int isa;
@@ -147,6 +169,7 @@ static void isa_selection_is_best_available(struct kunit *test)
 static struct kunit_case crem_fec_isa_test_cases[] = {
 	KUNIT_CASE(isa_random_cases_match_scalar),
 	KUNIT_CASE(isa_long_symbols_match_scalar),
+	KUNIT_CASE(isa_single_source_accumulate),
 	KUNIT_CASE(isa_selection_is_best_available),
 	{}
 };
