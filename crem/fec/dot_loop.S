@@ -200,20 +200,25 @@
 9:	FOR_ROWS \M, ROW_OUT, \ns
 .endm
 
-.macro DOT_FUNC name, M, pair
+/*
+ * A kernel: the stripe loop around one kind of pass.  @args loads the
+ * registers the pass reads from the arguments beyond dst, start and end;
+ * @pass codes M rows for ns stripes at %r10.
+ */
+.macro PASS_LOOP name, M, pair, args, pass
 SYM_FUNC_START(\name)
 	push	%rbx
 	push	%r12
 	DOT_SETUP
-	mov	DOT_STRIDE(%rdi), %rbx
 	mov	DOT_END(%rdi), %r9
 	mov	DOT_DST(%rdi), %r8
 	mov	DOT_START(%rdi), %r10
+	\args
 	.if \pair
 4:	lea	2*DOT_WIDTH(%r10), %rax
 	cmp	%r9, %rax
 	ja	5f
-	DOT_PASS \M, 2
+	\pass \M, 2
 	add	$2*DOT_WIDTH, %r10
 	jmp	4b
 5:
@@ -221,7 +226,7 @@ SYM_FUNC_START(\name)
 6:	lea	DOT_WIDTH(%r10), %rax
 	cmp	%r9, %rax
 	ja	7f
-	DOT_PASS \M, 1
+	\pass \M, 1
 	add	$DOT_WIDTH, %r10
 	jmp	6b
 7:	DOT_TEARDOWN
@@ -229,6 +234,15 @@ SYM_FUNC_START(\name)
 	pop	%rbx
 	RET
 SYM_FUNC_END(\name)
+.endm
+
+/* The general pass walks the sources itself; it needs the stride. */
+.macro DOT_ARGS
+	mov	DOT_STRIDE(%rdi), %rbx
+.endm
+
+.macro DOT_FUNC name, M, pair
+	PASS_LOOP \name, \M, \pair, DOT_ARGS, DOT_PASS
 .endm
 
 /*
@@ -259,36 +273,14 @@ SYM_FUNC_END(\name)
 	FOR_ROWS \M, ROW_MAD, \ns
 .endm
 
-.macro MAD_FUNC name, M, pair
-SYM_FUNC_START(\name)
-	push	%rbx
-	push	%r12
-	DOT_SETUP
-	mov	DOT_END(%rdi), %r9
-	mov	DOT_DST(%rdi), %r8
-	mov	DOT_START(%rdi), %r10
+/* The single source and its coefficients stay put for the whole call. */
+.macro MAD_ARGS
 	mov	DOT_SRC(%rdi), %rcx
 	mov	DOT_COEFS(%rdi), %rdx
-	.if \pair
-4:	lea	2*DOT_WIDTH(%r10), %rax
-	cmp	%r9, %rax
-	ja	5f
-	MAD_PASS \M, 2
-	add	$2*DOT_WIDTH, %r10
-	jmp	4b
-5:
-	.endif
-6:	lea	DOT_WIDTH(%r10), %rax
-	cmp	%r9, %rax
-	ja	7f
-	MAD_PASS \M, 1
-	add	$DOT_WIDTH, %r10
-	jmp	6b
-7:	DOT_TEARDOWN
-	pop	%r12
-	pop	%rbx
-	RET
-SYM_FUNC_END(\name)
+.endm
+
+.macro MAD_FUNC name, M, pair
+	PASS_LOOP \name, \M, \pair, MAD_ARGS, MAD_PASS
 .endm
 
 /*
