@@ -28,6 +28,12 @@ static inline u64 crem_get64(const u8 *p)
 	return (u64)crem_get32(p) << 32 | crem_get32(p + 4);
 }
 
+/* The ICRC is the one little-endian field RoCEv2 carries. */
+static inline u32 crem_get_le32(const u8 *p)
+{
+	return (u32)p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
+}
+
 static inline void crem_put16(u8 *p, u16 v)
 {
 	p[0] = v >> 8;

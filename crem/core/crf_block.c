@@ -3,18 +3,12 @@
  * The CRF's source blocks (see crf_block.h).
  */
 #include "crf_block.h"
-#include "csf_block.h"
 #include "psn.h"
-
-static size_t padded(size_t symbol_len)
-{
-	return (symbol_len + CREM_SYMBOL_ALIGN - 1) & ~(size_t)(CREM_SYMBOL_ALIGN - 1);
-}
 
 size_t crem_crf_block_size(unsigned int k, unsigned int max_repairs,
 			   size_t max_symbol_len)
 {
-	return (k + max_repairs) * padded(max_symbol_len);
+	return (k + max_repairs) * crem_symbol_stride(max_symbol_len);
 }
 
 int crem_crf_block_init(struct crem_crf_block *b, void *mem, u32 start_psn,
@@ -28,7 +22,7 @@ int crem_crf_block_init(struct crem_crf_block *b, void *mem, u32 start_psn,
 	b->start_psn = start_psn & CREM_PSN_MASK;
 	b->k = k;
 	b->max_repairs = max_repairs;
-	b->stride = padded(max_symbol_len);
+	b->stride = crem_symbol_stride(max_symbol_len);
 	b->symbols = mem;
 	b->repair_mem = b->symbols + (size_t)k * b->stride;
 	/* Symbols are zero beyond their length: padding takes part in coding. */

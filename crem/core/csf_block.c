@@ -5,14 +5,9 @@
 #include "csf_block.h"
 #include "psn.h"
 
-static size_t padded(size_t symbol_len)
-{
-	return (symbol_len + CREM_SYMBOL_ALIGN - 1) & ~(size_t)(CREM_SYMBOL_ALIGN - 1);
-}
-
 size_t crem_csf_block_size(unsigned int k, unsigned int m, size_t symbol_len)
 {
-	return (k + m) * padded(symbol_len);
+	return (k + m) * crem_symbol_stride(symbol_len);
 }
 
 int crem_csf_block_init(struct crem_csf_block *b, void *mem, u32 start_psn,
@@ -31,7 +26,7 @@ int crem_csf_block_init(struct crem_csf_block *b, void *mem, u32 start_psn,
 	b->symbol_len = symbol_len;
 	b->config_id = config_id;
 	b->scheme = scheme;
-	b->stride = padded(symbol_len);
+	b->stride = crem_symbol_stride(symbol_len);
 	b->symbols = mem;
 	b->repair_mem = b->symbols + (size_t)k * b->stride;
 	b->next_index = m;

@@ -29,9 +29,6 @@
 
 #include "../fec/fec.h"
 
-/* Symbol buffers are padded to this, so coding never takes a scalar tail. */
-#define CREM_SYMBOL_ALIGN 64
-
 struct crem_csf_block {
 	u32 start_psn;
 	u8 k;			/* positions; the covered count once closed */

@@ -12,30 +12,15 @@
 #define IPV6_LEN 40
 #define UDP_LEN 8
 
-static u16 ipv4_checksum(const u8 *h)
-{
-	u32 sum = 0;
-	int i;
-
-	for (i = 0; i < IPV4_LEN; i += 2)
-		sum += (u32)h[i] << 8 | h[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum;
-}
-
 static void set_ipv4_id(u8 *pkt, u16 id)
 {
 	crem_put16(pkt + 4, id);
-	crem_put16(pkt + 10, 0);
-	crem_put16(pkt + 10, ipv4_checksum(pkt));
+	crem_ipv4_set_checksum(pkt);
 }
 
 static u32 carried_icrc(const u8 *pkt, size_t len)
 {
-	const u8 *c = pkt + len - CREM_ROCE_ICRC_LEN;
-
-	return (u32)c[0] | (u32)c[1] << 8 | (u32)c[2] << 16 | (u32)c[3] << 24;
+	return crem_get_le32(pkt + len - CREM_ROCE_ICRC_LEN);
 }
 
 /*

@@ -244,8 +244,7 @@ enum crem_roce_result crem_roce_parse_bth(const u8 *b, size_t len,
 	p->psn = crem_get24(b + 9);
 	p->headers = 0;
 	end = len - CREM_ROCE_ICRC_LEN;
-	p->icrc = (u32)b[end] | (u32)b[end + 1] << 8 |
-		  (u32)b[end + 2] << 16 | (u32)b[end + 3] << 24;
+	p->icrc = crem_get_le32(b + end);
 	p->payload = NULL;
 	p->payload_len = 0;
 
@@ -415,12 +414,23 @@ u32 crem_roce_icrc(const u8 *ip, size_t len)
 
 bool crem_roce_icrc_ok(const u8 *ip, size_t len)
 {
-	const u8 *c = ip + len - CREM_ROCE_ICRC_LEN;
 	u32 carried;
 
 	if (len < CREM_ROCE_ICRC_LEN)
 		return false;
-	carried = (u32)c[0] | (u32)c[1] << 8 | (u32)c[2] << 16 |
-		  (u32)c[3] << 24;
+	carried = crem_get_le32(ip + len - CREM_ROCE_ICRC_LEN);
 	return crem_roce_icrc(ip, len) == carried && carried != 0;
+}
+
+void crem_ipv4_set_checksum(u8 *ip)
+{
+	size_t i, ihl = 4 * (size_t)(ip[0] & 0x0f);
+	u32 sum = 0;
+
+	crem_put16(ip + 10, 0);
+	for (i = 0; i + 1 < ihl; i += 2)
+		sum += crem_get16(ip + i);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	crem_put16(ip + 10, ~sum);
 }

@@ -198,4 +198,10 @@ u32 crem_roce_icrc(const u8 *ip, size_t len);
 /* Does the ICRC carried at the end of @ip match its contents? */
 bool crem_roce_icrc_ok(const u8 *ip, size_t len);
 
+/*
+ * Recompute the header checksum of the IPv4 header @ip (its IHL says how
+ * long).  The ICRC masks this field; the IP stack does not.
+ */
+void crem_ipv4_set_checksum(u8 *ip);
+
 #endif /* CREM_CORE_ROCE_H */

@@ -12,6 +12,16 @@
 /* Largest payload a symbol can carry: the prefix is 16 bits. */
 #define CREM_SYMBOL_MAX_PAYLOAD 0xffff
 
+/* Symbol buffers are padded to this, so coding never takes a scalar tail. */
+#define CREM_SYMBOL_ALIGN 64
+
+/* Bytes of a buffer for symbols of length @symbol_len (zero beyond it). */
+static inline size_t crem_symbol_stride(size_t symbol_len)
+{
+	return (symbol_len + CREM_SYMBOL_ALIGN - 1) &
+	       ~(size_t)(CREM_SYMBOL_ALIGN - 1);
+}
+
 /**
  * crem_symbol_from_packet() - build a source symbol
  * @sym: T bytes of output

@@ -56,18 +56,8 @@ static void template_of(const struct crem_traffic *t, struct crem_ip_template *i
 /* The packet sent as a restored copy must look: no ECN mark (IPv4). */
 static void without_ecn(u8 *pkt)
 {
-	u32 sum = 0;
-	int i;
-
 	pkt[1] &= ~3;
-	pkt[10] = 0;
-	pkt[11] = 0;
-	for (i = 0; i < 20; i += 2)
-		sum += (u32)pkt[i] << 8 | pkt[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	pkt[10] = ~sum >> 8;
-	pkt[11] = ~sum;
+	crem_ipv4_set_checksum(pkt);
 }
 
 /* Every position restored equals the packet sent, less its ECN mark. */

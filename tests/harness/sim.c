@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crem/core/roce.h"
 #include "sim.h"
 
 struct crem_sim_event {
@@ -158,20 +159,12 @@ bool crem_sim_loss_drop(struct crem_sim_loss *loss, struct crem_sim_rng *rng)
 static bool mark_ce(u8 *pkt, size_t len)
 {
 	if (len >= 20 && pkt[0] >> 4 == 4) {
-		u32 sum = 0;
-		size_t i, ihl = 4 * (size_t)(pkt[0] & 0x0f);
+		size_t ihl = 4 * (size_t)(pkt[0] & 0x0f);
 
 		if (!(pkt[1] & 3) || ihl < 20 || ihl > len)
 			return false;
 		pkt[1] |= 3;
-		pkt[10] = 0;
-		pkt[11] = 0;
-		for (i = 0; i < ihl; i += 2)
-			sum += (u32)pkt[i] << 8 | pkt[i + 1];
-		while (sum >> 16)
-			sum = (sum & 0xffff) + (sum >> 16);
-		pkt[10] = ~sum >> 8;
-		pkt[11] = ~sum;
+		crem_ipv4_set_checksum(pkt);
 		return true;
 	}
 	if (len >= 40 && pkt[0] >> 4 == 6) {

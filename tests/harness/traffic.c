@@ -29,18 +29,6 @@ void crem_traffic_init(struct crem_traffic *t, u64 seed, u32 first_psn)
 		t->weight[k] = 1;
 }
 
-static u16 ipv4_checksum(const u8 *h)
-{
-	u32 sum = 0;
-	int i;
-
-	for (i = 0; i < 20; i += 2)
-		sum += (u32)h[i] << 8 | h[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum;
-}
-
 /*
  * One RoCEv2 packet from @src to @dst: IP, UDP, BTH, the extension header
  * bytes @ext, @data_len bytes of data (random), the pad and the ICRC.
@@ -69,7 +57,7 @@ static size_t build(struct crem_sim_rng *rng, u8 af, const u8 *src,
 		buf[9] = 17;
 		memcpy(buf + 12, src, 4);
 		memcpy(buf + 16, dst, 4);
-		crem_put16(buf + 10, ipv4_checksum(buf));
+		crem_ipv4_set_checksum(buf);
 	} else {
 		buf[0] = 0x60 | tos >> 4;
 		buf[1] = tos << 4;
