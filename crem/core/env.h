@@ -17,6 +17,11 @@
  * (the environment remembers that binding per owner); it delivers restored
  * packets as complete IP packets and lets held packets go by handle.
  *
+ * Memory: block buffers come from alloc() and go back through free() with
+ * the same size, so that the environment can charge them to the flow and
+ * its namespace and refuse past a limit (the engine then counts the refusal
+ * and leaves the data to the RDMA transport).
+ *
  * Context: the kernel calls the operations from softirq or process
  * context with the flow's lock held; none may sleep or call back into the
  * engine for the same flow.
@@ -25,6 +30,8 @@
 #define CREM_CORE_ENV_H
 
 #include "port.h"
+
+struct crem_fec_work;
 
 #define CREM_NO_DEADLINE ((u64)~0ull)
 
@@ -45,6 +52,15 @@ struct crem_env_ops {
 	void (*release)(void *ctx, void *owner, void *held);
 	/* Fill @buf with random bytes (nonces, Flow IDs). */
 	void (*random)(void *ctx, void *buf, size_t len);
+	/* @size bytes for @owner, or NULL (out of memory or over a limit). */
+	void *(*alloc)(void *ctx, void *owner, size_t size);
+	void (*free)(void *ctx, void *owner, void *mem, size_t size);
+	/*
+	 * Coding scratch (about 260 KiB) for the current call into the
+	 * engine; the kernel's is per CPU, so it is only valid until the
+	 * engine returns.
+	 */
+	struct crem_fec_work *(*work)(void *ctx);
 };
 
 struct crem_env {

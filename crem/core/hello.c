@@ -94,27 +94,13 @@ int crem_csf_hello_ack(struct crem_csf_hello *h, const struct crem_msg *m)
 /* Tries before concluding that the Flow ID space is too crowded. */
 #define FLOW_ID_TRIES 16
 
-s64 crem_crf_hello(const struct crem_env *env, void *owner,
-		   const struct crem_msg *hello,
-		   const struct crem_limits *local,
-		   bool (*in_use)(void *ctx, u32 id), void *ctx)
+int crem_crf_hello_ack_build(const struct crem_msg *hello,
+			     const struct crem_limits *local, u32 flow_id,
+			     u8 *buf, size_t cap)
 {
 	const struct crem_wire_hello *h = &hello->hello;
-	struct crem_msg m = { .type = CREM_MSG_HELLO_ACK };
-	u8 buf[CREM_COMMON_HDR_LEN + 32];
-	u32 id = 0;
-	int tries, len;
+	struct crem_msg m = { .type = CREM_MSG_HELLO_ACK, .flow_id = flow_id };
 
-	if (hello->type != CREM_MSG_HELLO || h->flow_kind != CREM_FLOW_ROCEV2)
-		return -EPROTONOSUPPORT;
-	for (tries = 0; tries < FLOW_ID_TRIES; tries++) {
-		env->ops->random(env->ctx, &id, sizeof(id));
-		if (id && !in_use(ctx, id))
-			break;
-	}
-	if (tries == FLOW_ID_TRIES)
-		return -EAGAIN;
-	m.flow_id = id;
 	m.hello_ack.flow_kind = CREM_FLOW_ROCEV2;
 	m.hello_ack.af = h->af;
 	m.hello_ack.schemes = local->schemes;
@@ -124,7 +110,29 @@ s64 crem_crf_hello(const struct crem_env *env, void *owner,
 	m.hello_ack.rdma_mtu = h->rdma_mtu;
 	m.hello_ack.nonce = h->nonce;
 	m.hello_ack.max_open_blocks = local->max_open_blocks;
-	len = crem_wire_build(&m, buf, sizeof(buf));
+	return crem_wire_build(&m, buf, cap);
+}
+
+s64 crem_crf_hello(const struct crem_env *env, void *owner,
+		   const struct crem_msg *hello,
+		   const struct crem_limits *local,
+		   bool (*in_use)(void *ctx, u32 id), void *ctx)
+{
+	u8 buf[CREM_HELLO_ACK_MAX];
+	u32 id = 0;
+	int tries, len;
+
+	if (hello->type != CREM_MSG_HELLO ||
+	    hello->hello.flow_kind != CREM_FLOW_ROCEV2)
+		return -EPROTONOSUPPORT;
+	for (tries = 0; tries < FLOW_ID_TRIES; tries++) {
+		env->ops->random(env->ctx, &id, sizeof(id));
+		if (id && !in_use(ctx, id))
+			break;
+	}
+	if (tries == FLOW_ID_TRIES)
+		return -EAGAIN;
+	len = crem_crf_hello_ack_build(hello, local, id, buf, sizeof(buf));
 	if (len < 0)
 		return len;
 	env->ops->send(env->ctx, owner, buf, len, 0);

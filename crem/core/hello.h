@@ -91,4 +91,15 @@ s64 crem_crf_hello(const struct crem_env *env, void *owner,
 		   const struct crem_limits *local,
 		   bool (*in_use)(void *ctx, u32 id), void *ctx);
 
+/* Room for any HELLO_ACK. */
+#define CREM_HELLO_ACK_MAX (CREM_COMMON_HDR_LEN + 32)
+
+/*
+ * Build the HELLO_ACK that answers @hello with @flow_id and the CRF's
+ * @local limits.  Return: its length, or a negative errno.
+ */
+int crem_crf_hello_ack_build(const struct crem_msg *hello,
+			     const struct crem_limits *local, u32 flow_id,
+			     u8 *buf, size_t cap);
+
 #endif /* CREM_CORE_HELLO_H */

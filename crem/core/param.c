@@ -87,7 +87,13 @@ void crem_csf_param_progress(struct crem_csf_param *p, u32 next_psn)
 {
 	if (p->state != CREM_PARAM_PENDING || !reached(p, next_psn))
 		return;
-	/* Too late for this PSN: keep the old configuration, ask again. */
+	/*
+	 * Too late for this PSN: keep the old configuration and ask again,
+	 * twice as far ahead, so that a lead shorter than a round trip's
+	 * worth of PSNs cannot use up the attempts.
+	 */
+	if (p->lead < CREM_PSN_HALF / 4)
+		p->lead *= 2;
 	p->effective_psn = crem_psn_add(next_psn, p->lead);
 	if (p->attempts >= CREM_PARAM_MAX_ATTEMPTS)
 		return;

@@ -13,5 +13,7 @@ CREM_KUNIT_OBJS := tests/kunit/psn_test.o tests/kunit/stats_test.o \
 # Suites that need the userspace pair harness (tests/harness/): make unit
 # only.  CREM_HARNESS_OBJS is the harness itself.
 CREM_UNIT_ONLY_OBJS := tests/harness/harness_test.o tests/harness/block_pair_test.o \
-		       tests/harness/hello_test.o tests/harness/param_test.o
-CREM_HARNESS_OBJS := tests/harness/sim.o tests/harness/traffic.o
+		       tests/harness/hello_test.o tests/harness/param_test.o \
+		       tests/harness/engine_test.o
+CREM_HARNESS_OBJS := tests/harness/sim.o tests/harness/traffic.o \
+		     tests/harness/pair.o

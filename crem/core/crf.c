@@ -1,0 +1,1101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CREM receiver function for one flow (see crf.h).
+ */
+#include "crf.h"
+#include "policy.h"
+#include "psn.h"
+
+/* p above one percent: ask for one symbol more than the minimum. */
+#define DELTA_LOSS (CREM_Q31 / 100)
+/* Range requests per message, and attempts per gap. */
+#define MAX_RANGES 32
+#define RANGE_TRIES 3
+
+static u64 now(const struct crem_crf *crf)
+{
+	return crf->env->ops->now_ns(crf->env->ctx);
+}
+
+static u64 min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static void *alloc(struct crem_crf *crf, size_t size)
+{
+	return crf->env->ops->alloc(crf->env->ctx, crf->owner, size);
+}
+
+static void release(struct crem_crf *crf, void *mem, size_t size)
+{
+	if (mem)
+		crf->env->ops->free(crf->env->ctx, crf->owner, mem, size);
+}
+
+static struct crem_crf_pos *pos_of(struct crem_crf *crf, u32 psn)
+{
+	return &crf->pos[psn & (crf->window - 1)];
+}
+
+static u8 *symbol_of(struct crem_crf *crf, u32 psn)
+{
+	return crf->symbols + (size_t)(psn & (crf->window - 1)) * crf->stride;
+}
+
+/* The position's state if the window still describes @psn. */
+static u8 pos_state(struct crem_crf *crf, u32 psn)
+{
+	const struct crem_crf_pos *p = pos_of(crf, psn);
+
+	return p->psn == psn ? p->state : CREM_POS_EMPTY;
+}
+
+static bool pos_known(struct crem_crf *crf, u32 psn)
+{
+	return pos_state(crf, psn) != CREM_POS_EMPTY;
+}
+
+/* Is @psn older than the window reaches? */
+static bool before_window(const struct crem_crf *crf, u32 psn)
+{
+	return crf->have_frontier &&
+	       crem_psn_offset(crf->frontier, psn) > crf->window;
+}
+
+static int send_msg(struct crem_crf *crf, struct crem_msg *m)
+{
+	int len;
+
+	m->flow_id = crf->flow_id;
+	len = crem_wire_build(m, crf->msg, crf->msg_size);
+	if (CREM_WARN_ON_ONCE(len < 0))
+		return len;
+	return crem_engine_send(crf->env, crf->owner, &crf->stats, crf->msg,
+				len, crf->tmpl.dscp);
+}
+
+/* ---- the hold queue ------------------------------------------------ */
+
+static void release_held(struct crem_crf *crf, unsigned int i)
+{
+	struct crem_crf_held h = crf->held[i];
+	struct crem_crf_pos *p = pos_of(crf, h.psn);
+
+	memmove(&crf->held[i], &crf->held[i + 1],
+		(crf->nheld - i - 1) * sizeof(*crf->held));
+	crf->nheld--;
+	if (p->psn == h.psn)
+		p->held = false;
+	crf->env->ops->release(crf->env->ctx, crf->owner, h.handle);
+}
+
+/*
+ * Move the in-order point over every position that is settled (arrived,
+ * restored or absent), releasing held packets as it passes them.
+ */
+static void advance(struct crem_crf *crf)
+{
+	while (crf->have_next && crf->have_frontier &&
+	       crem_psn_before(crf->next_deliver, crf->frontier)) {
+		struct crem_crf_pos *p = pos_of(crf, crf->next_deliver);
+
+		if (p->psn != crf->next_deliver || p->state == CREM_POS_EMPTY)
+			break;
+		while (crf->nheld &&
+		       !crem_psn_after(crf->held[0].psn, crf->next_deliver))
+			release_held(crf, 0);
+		crf->next_deliver = crem_psn_add(crf->next_deliver, 1);
+	}
+}
+
+static bool hold(struct crem_crf *crf, u32 psn, void *handle, u64 t)
+{
+	unsigned int i;
+
+	if (crf->nheld == crf->cfg.max_held) {
+		crf->stats.v[CREM_FS_HOLD_FULL]++;
+		return false;
+	}
+	for (i = crf->nheld; i > 0 && crem_psn_after(crf->held[i - 1].psn, psn);
+	     i--)
+		crf->held[i] = crf->held[i - 1];
+	crf->held[i] = (struct crem_crf_held){
+		.psn = psn, .arrival_ns = t, .handle = handle,
+	};
+	crf->nheld++;
+	pos_of(crf, psn)->held = true;
+	crf->stats.v[CREM_FS_HELD]++;
+	return true;
+}
+
+/*
+ * H passed for the packet that has waited longest: release, in PSN order,
+ * every held packet up to it, and give up ordering the gap before it.
+ */
+static void hold_expired(struct crem_crf *crf, u64 t)
+{
+	unsigned int i, oldest = 0;
+	u32 upto;
+
+	while (crf->nheld) {
+		for (i = 1; i < crf->nheld; i++)
+			if (crf->held[i].arrival_ns <
+			    crf->held[oldest].arrival_ns)
+				oldest = i;
+		if (crf->held[oldest].arrival_ns + crf->cfg.hold_ns > t)
+			return;
+		upto = crf->held[oldest].psn;
+		crf->stats.v[CREM_FS_HOLD_EXPIRED]++;
+		while (crf->nheld && !crem_psn_after(crf->held[0].psn, upto))
+			release_held(crf, 0);
+		if (crem_psn_after(crem_psn_add(upto, 1), crf->next_deliver))
+			crf->next_deliver = crem_psn_add(upto, 1);
+		advance(crf);
+		oldest = 0;
+	}
+}
+
+/* ---- restoring ------------------------------------------------------ */
+
+static void learn_ip(struct crem_crf *crf, const u8 *ip,
+		     const struct crem_roce_pkt *pkt)
+{
+	struct crem_ip_template *t = &crf->tmpl;
+
+	t->sport = pkt->sport;
+	t->dscp = pkt->dscp;
+	if (pkt->af == 4) {
+		t->id_hint = (u16)(ip[4] << 8 | ip[5]);
+		t->df = ip[6] & 0x40;
+		t->ttl = ip[8];
+		crf->id_psn = pkt->psn;
+	} else {
+		t->flow_label = (ip[1] & 0x0f) << 16 | ip[2] << 8 | ip[3];
+		t->ttl = ip[7];
+	}
+}
+
+static void send_fallback(struct crem_crf *crf, struct crem_crf_slot *s,
+			  const struct crem_fec_set *lost);
+static void arm_at(struct crem_crf *crf, u64 d);
+static void cover(struct crem_crf *crf, u32 psn, u32 span, u64 t);
+
+/*
+ * Rebuild and deliver the packet of @sym, restored at @psn.  Return: 0, or
+ * -EBADMSG when its ICRC fails (it is not delivered).
+ */
+static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
+		   size_t stride)
+{
+	struct crem_ip_template t = crf->tmpl;
+	struct crem_crf_pos *p = pos_of(crf, psn);
+	struct crem_roce_pkt bth;
+	size_t len;
+	int n;
+
+	if (crem_symbol_to_packet(sym, stride, &len)) {
+		crf->stats.v[CREM_FS_ICRC_FAILURES]++;
+		return -EBADMSG;
+	}
+	/* rxe numbers IPv4 IDs per packet: predict, else solve. */
+	t.id_hint += (u16)crem_psn_diff(psn, crf->id_psn);
+	n = crem_restore_ip(&t, sym + 2, len, crf->pkt, crf->pkt_size, NULL);
+	if (n < 0) {
+		crf->stats.v[CREM_FS_ICRC_FAILURES]++;
+		return -EBADMSG;
+	}
+	crf->env->ops->deliver(crf->env->ctx, crf->owner, crf->pkt, n);
+	crf->stats.v[CREM_FS_RESTORED]++;
+	crf->stats.v[CREM_FS_RESTORED_BYTES] += len;
+	crf->report.restored++;
+	if (crf->have_next && crem_psn_before(psn, crf->next_deliver))
+		crf->stats.v[CREM_FS_RESTORED_LATE]++;
+	/* The window notes it; the symbol itself stays in the block. */
+	if (p->psn == psn || !before_window(crf, psn)) {
+		p->psn = psn;
+		p->state = CREM_POS_RESTORED;
+		p->gap = 0;
+	}
+	if (crem_roce_parse_bth(sym + 2, len, &bth) == CREM_ROCE_OK)
+		cover(crf, psn, crem_roce_psn_span(&bth, crf->desc.rdma_mtu),
+		      now(crf));
+	advance(crf);
+	return 0;
+}
+
+/* ---- blocks ----------------------------------------------------------- */
+
+static struct crem_crf_slot *find_slot(struct crem_crf *crf, u32 start)
+{
+	unsigned int i;
+
+	for (i = 0; i < crf->cfg.max_open_blocks; i++)
+		if (crf->slots[i].state != CREM_SLOT_FREE &&
+		    crf->slots[i].start == start)
+			return &crf->slots[i];
+	return NULL;
+}
+
+static struct crem_crf_slot *slot_of_psn(struct crem_crf *crf, u32 psn)
+{
+	unsigned int i;
+
+	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+		struct crem_crf_slot *s = &crf->slots[i];
+
+		if (s->state != CREM_SLOT_FREE &&
+		    crem_psn_in_range(psn, s->start, s->k))
+			return s;
+	}
+	return NULL;
+}
+
+static void free_slot(struct crem_crf *crf, struct crem_crf_slot *s)
+{
+	release(crf, s->block, s->size);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A block is done, or given up: its decoding buffer goes now. */
+static void settle(struct crem_crf *crf, struct crem_crf_slot *s, u8 state)
+{
+	release(crf, s->block, s->size);
+	s->block = NULL;
+	s->size = 0;
+	s->state = state;
+	s->deadline_ns = CREM_NO_DEADLINE;
+	if (state == CREM_SLOT_FELL_BACK)
+		crf->stats.v[CREM_FS_BLOCKS_FELL_BACK]++;
+}
+
+/*
+ * A slot for a new block: a free one, else the oldest settled one, else
+ * the oldest open one, which is then left to the RDMA transport.
+ */
+static struct crem_crf_slot *new_slot(struct crem_crf *crf)
+{
+	struct crem_crf_slot *s, *victim = NULL;
+	unsigned int i;
+	bool open;
+
+	for (i = 0; i < crf->cfg.max_open_blocks; i++)
+		if (crf->slots[i].state == CREM_SLOT_FREE)
+			return &crf->slots[i];
+	for (open = false; !victim; open = true) {
+		for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+			s = &crf->slots[i];
+			if ((s->state == CREM_SLOT_OPEN) != open)
+				continue;
+			if (!victim || crem_psn_before(s->start, victim->start))
+				victim = s;
+		}
+	}
+	if (victim->state == CREM_SLOT_OPEN) {
+		crf->stats.v[CREM_FS_BLOCKS_DROPPED]++;
+		crf->stats.v[CREM_FS_BLOCKS_FELL_BACK]++;
+	}
+	free_slot(crf, victim);
+	return victim;
+}
+
+/* Missing present positions of @s, by the window. */
+static struct crem_fec_set slot_missing(struct crem_crf *crf,
+					const struct crem_crf_slot *s)
+{
+	struct crem_fec_set missing = { 0 };
+	unsigned int j;
+
+	crem_set_for_each(j, &s->present) {
+		u8 st = pos_state(crf, crem_psn_add(s->start, j));
+
+		if (st != CREM_POS_RECEIVED && st != CREM_POS_RESTORED)
+			crem_set_add(&missing, j);
+	}
+	return missing;
+}
+
+/* Give the block a decoding buffer holding every source it has. */
+static int ensure_block(struct crem_crf *crf, struct crem_crf_slot *s)
+{
+	unsigned int j;
+	size_t hdr, size;
+	u8 *mem;
+
+	if (s->block)
+		return 0;
+	hdr = crem_symbol_stride(sizeof(struct crem_crf_block));
+	size = hdr + crem_crf_block_size(s->k, s->k, s->symbol_len);
+	mem = alloc(crf, size);
+	if (!mem) {
+		crf->stats.v[CREM_FS_MEMORY_REFUSED]++;
+		return -ENOMEM;
+	}
+	s->block = (struct crem_crf_block *)mem;
+	s->size = size;
+	if (crem_crf_block_init(s->block, mem + hdr, s->start, s->k, s->k,
+				s->symbol_len)) {
+		CREM_WARN_ON_ONCE(1);
+		settle(crf, s, CREM_SLOT_FELL_BACK);
+		return -EINVAL;
+	}
+	crem_set_for_each(j, &s->present) {
+		u32 psn = crem_psn_add(s->start, j);
+		u8 st = pos_state(crf, psn);
+		size_t len;
+		const u8 *sym = symbol_of(crf, psn);
+
+		if (st == CREM_POS_RECEIVED &&
+		    !crem_symbol_to_packet(sym, crf->stride, &len))
+			crem_crf_block_add_source(s->block, psn, sym + 2, len);
+	}
+	return crem_crf_block_set_geometry(s->block, s->k, &s->present,
+					   s->symbol_len);
+}
+
+/* Decode @s if its symbols suffice; deliver what it restores. */
+static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
+{
+	struct crem_crf_block *b = s->block;
+	struct crem_fec_set missing, bad = { 0 };
+	unsigned int j;
+	int n;
+
+	if (s->state != CREM_SLOT_OPEN)
+		return;
+	if (!b) {
+		missing = slot_missing(crf, s);
+		if (!crem_set_count(&missing))
+			settle(crf, s, CREM_SLOT_DONE);
+		return;
+	}
+	missing = crem_crf_block_missing(b);
+	if (!crem_set_count(&missing)) {
+		settle(crf, s, CREM_SLOT_DONE);
+		return;
+	}
+	if (!crem_crf_block_decodable(b))
+		return;
+	n = crem_crf_block_decode(b, crf->env->ops->work(crf->env->ctx));
+	if (n < 0)
+		return;
+	crf->stats.v[CREM_FS_BLOCKS_DECODED]++;
+	crem_set_for_each(j, &missing) {
+		if (deliver(crf, crem_psn_add(s->start, j),
+			    crem_crf_block_symbol(b, j), b->stride))
+			crem_set_add(&bad, j);
+	}
+	if (!crem_set_count(&bad)) {
+		settle(crf, s, CREM_SLOT_DONE);
+		return;
+	}
+	/* Corrupt restores are not delivered: ask for the sources. */
+	crem_set_for_each(j, &bad) {
+		crem_set_del(&b->held, j);
+		crem_set_del(&b->restored, j);
+	}
+	/* The repairs that produced them cannot be trusted either. */
+	b->nr_repairs = 0;
+	send_fallback(crf, s, &bad);
+}
+
+/* Evidence that @s should be complete: decide after the allowance. */
+static void evidence(struct crem_crf *crf, struct crem_crf_slot *s, u64 t)
+{
+	u64 d = t + crf->cfg.reorder_ns;
+
+	if (s->state == CREM_SLOT_OPEN && d < s->deadline_ns) {
+		s->deadline_ns = d;
+		arm_at(crf, d);
+	}
+}
+
+static unsigned int repairs_serving(const struct crem_crf_block *b,
+				    const struct crem_fec_set *missing)
+{
+	unsigned int t, n = 0;
+
+	for (t = 0; t < b->nr_repairs; t++)
+		n += crem_set_subset(missing, &b->repair[t].lset);
+	return n;
+}
+
+static void send_request(struct crem_crf *crf, struct crem_crf_slot *s,
+			 const struct crem_fec_set *lost, unsigned int held,
+			 bool fallback)
+{
+	unsigned int x = crem_set_count(lost);
+	struct crem_msg m = {
+		.type = CREM_MSG_REPAIR_REQUEST,
+		.flags = fallback ? CREM_REQ_F_FALLBACK : 0,
+		.request = {
+			.request_id = ++crf->request_id,
+			.config_id = s->config_id,
+			.scheme = CREM_FEC_CAUCHY_RS, .k = s->k,
+			.repairs_held = held > 255 ? 255 : held,
+			.block_start = s->start, .lost = *lost,
+		},
+	};
+	unsigned int ms = x > held ? x - held : 0;
+
+	if (!fallback && crf->p > DELTA_LOSS)
+		ms++;
+	m.request.suggested_m = ms > x ? x : ms;
+	if (fallback)
+		m.request.suggested_m = x;
+	crf->request_ns = now(crf);
+	if (send_msg(crf, &m))
+		return;
+	crf->stats.v[fallback ? CREM_FS_FALLBACK_REQUESTS_SENT :
+		     CREM_FS_REQUESTS_SENT]++;
+}
+
+static void send_fallback(struct crem_crf *crf, struct crem_crf_slot *s,
+			  const struct crem_fec_set *lost)
+{
+	send_request(crf, s, lost, 0, true);
+	s->fallback_sent = true;
+	s->deadline_ns = now(crf) + crf->srtt_ns + crf->cfg.reorder_ns;
+}
+
+/*
+ * The slot's deadline came: request coded symbols (two rounds), then the
+ * fallback, then leave the block to the RDMA transport.
+ */
+static void slot_step(struct crem_crf *crf, struct crem_crf_slot *s, u64 t)
+{
+	struct crem_fec_set missing = slot_missing(crf, s);
+	unsigned int held = 0;
+
+	s->deadline_ns = CREM_NO_DEADLINE;
+	if (!crem_set_count(&missing)) {
+		settle(crf, s, CREM_SLOT_DONE);
+		return;
+	}
+	if (!s->counted_incomplete) {
+		s->counted_incomplete = true;
+		crf->stats.v[CREM_FS_BLOCKS_INCOMPLETE]++;
+		crf->report.incomplete_blocks++;
+	}
+	if (ensure_block(crf, s)) {
+		settle(crf, s, CREM_SLOT_FELL_BACK);
+		return;
+	}
+	missing = crem_crf_block_missing(s->block);
+	held = repairs_serving(s->block, &missing);
+	if (s->rounds < 2) {
+		s->rounds++;
+		send_request(crf, s, &missing, held, false);
+		s->deadline_ns = t + crf->srtt_ns + crf->cfg.reorder_ns;
+	} else if (crf->cfg.fallback_source_copy && !s->fallback_sent) {
+		send_fallback(crf, s, &missing);
+	} else {
+		settle(crf, s, CREM_SLOT_FELL_BACK);
+	}
+}
+
+/* The geometry a REPAIR or INFO gives; a new slot, or the known one. */
+static struct crem_crf_slot *geometry(struct crem_crf *crf,
+				      const struct crem_wire_repair *r,
+				      const struct crem_config *c, u64 t)
+{
+	struct crem_crf_slot *s = find_slot(crf, r->block_start);
+	unsigned int j;
+
+	if (s)
+		return s->k == r->k && s->config_id == r->config_id &&
+		       !memcmp(&s->present, &r->present, sizeof(s->present)) ?
+		       s : NULL;
+	if (before_window(crf, r->block_start))
+		return NULL;
+	s = new_slot(crf);
+	s->state = CREM_SLOT_OPEN;
+	s->start = r->block_start;
+	s->k = r->k;
+	s->m = c->m;
+	s->config_id = r->config_id;
+	s->symbol_len = c->symbol_len;
+	s->present = r->present;
+	s->deadline_ns = CREM_NO_DEADLINE;
+	s->created_ns = t;
+	for (j = 0; j < s->k; j++) {
+		u32 psn = crem_psn_add(s->start, j);
+		struct crem_crf_pos *p = pos_of(crf, psn);
+
+		if (crem_set_has(&s->present, j) || pos_known(crf, psn))
+			continue;
+		/* Absent: neither coded nor expected; ordering passes it. */
+		p->psn = psn;
+		p->state = CREM_POS_ABSENT;
+		p->held = false;
+	}
+	advance(crf);
+	/* A packet beyond the block came already. */
+	if (crf->have_frontier &&
+	    !crem_psn_before(crf->frontier, crem_psn_add(s->start, s->k)))
+		evidence(crf, s, t);
+	return s;
+}
+
+static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
+{
+	const struct crem_wire_repair *r = &msg->repair;
+	const struct crem_config *c = crem_crf_param_find(&crf->param,
+							 r->config_id);
+	bool retx = msg->flags & CREM_REPAIR_F_RETX;
+	bool info = msg->flags & CREM_REPAIR_F_INFO;
+	struct crem_fec_set lset;
+	struct crem_crf_slot *s;
+	u64 t = now(crf);
+
+	if (!info) {
+		crf->stats.v[CREM_FS_REPAIRS_RECEIVED]++;
+		crf->report.repairs_received++;
+		if (ce) {
+			crf->stats.v[CREM_FS_REPAIRS_CE]++;
+			crf->report.repairs_ce_marked++;
+		}
+	}
+	if (!c || !c->k || r->k > c->k ||
+	    (!info && r->symbol_len != c->symbol_len) ||
+	    (r->scheme != CREM_FEC_CAUCHY_RS &&
+	     !(retx && r->scheme == CREM_FEC_SOURCE_COPY))) {
+		crf->stats.v[CREM_FS_REPAIRS_REJECTED]++;
+		return -EINVAL;
+	}
+	s = geometry(crf, r, c, t);
+	if (!s) {
+		crf->stats.v[CREM_FS_REPAIRS_REJECTED]++;
+		return -EINVAL;
+	}
+	if (retx && r->session_id == crf->request_id && crf->request_ns) {
+		crem_srtt_sample(&crf->srtt_ns, &crf->have_srtt,
+				 t - crf->request_ns);
+		crf->request_ns = 0;
+	}
+	if (info) {
+		if (crem_set_count(&s->present))
+			evidence(crf, s, t);
+		try_decode(crf, s);
+		return 0;
+	}
+	if (s->state != CREM_SLOT_OPEN) {
+		crf->stats.v[CREM_FS_REPAIRS_USELESS]++;
+		return 0;
+	}
+	if (!retx && r->index < s->m && ++s->ordinary_seen == s->m)
+		evidence(crf, s, t);
+	if (msg->flags & CREM_REPAIR_F_LAST)
+		evidence(crf, s, t);
+	lset = slot_missing(crf, s);
+	if (!crem_set_count(&lset) && !s->block) {
+		crf->stats.v[CREM_FS_REPAIRS_USELESS]++;
+		settle(crf, s, CREM_SLOT_DONE);
+		return 0;
+	}
+	if (ensure_block(crf, s))
+		return -ENOMEM;
+	if (r->scheme == CREM_FEC_SOURCE_COPY) {
+		u32 psn = crem_psn_add(s->start, r->index);
+		size_t len;
+
+		if (r->index >= s->k || !crem_set_has(&s->present, r->index) ||
+		    crem_set_has(&s->block->held, r->index) ||
+		    crem_symbol_to_packet(r->symbol, r->symbol_len, &len)) {
+			crf->stats.v[CREM_FS_REPAIRS_USELESS]++;
+			return 0;
+		}
+		if (!deliver(crf, psn, r->symbol, r->symbol_len)) {
+			crem_crf_block_add_source(s->block, psn, r->symbol + 2,
+						  len);
+			crem_set_add(&s->block->restored, r->index);
+		}
+		try_decode(crf, s);
+		return 0;
+	}
+	lset = retx ? r->lost : r->present;
+	switch (crem_crf_block_add_repair(s->block, r->k, &r->present,
+					  r->symbol_len, r->index, &lset,
+					  r->symbol)) {
+	case 0:
+		break;
+	case -EEXIST:
+	case -ENOSPC:
+		crf->stats.v[CREM_FS_REPAIRS_USELESS]++;
+		return 0;
+	default:
+		crf->stats.v[CREM_FS_REPAIRS_REJECTED]++;
+		return -EINVAL;
+	}
+	try_decode(crf, s);
+	return 0;
+}
+
+/* ---- sources ---------------------------------------------------------- */
+
+/* Positions the frontier jumps over are gaps: dated for range requests. */
+static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
+{
+	u32 end = crem_psn_add(psn, span), p;
+	unsigned int i;
+
+	if (!crf->have_frontier) {
+		crf->frontier = end;
+		crf->have_frontier = true;
+		crf->report.expected++;
+		return;
+	}
+	/* A late or retransmitted packet: counted when it was missed. */
+	if (!crem_psn_after(end, crf->frontier))
+		return;
+	for (p = crf->frontier; crem_psn_before(p, psn); p = crem_psn_add(p, 1)) {
+		struct crem_crf_pos *q = pos_of(crf, p);
+
+		crf->report.expected++;
+		if (q->psn == p && q->state != CREM_POS_EMPTY)
+			continue;
+		if (q->held)
+			continue;
+		q->psn = p;
+		q->state = CREM_POS_EMPTY;
+		q->gap = 1;
+		q->missing_ns = t;
+	}
+	crf->report.expected++;
+	crf->frontier = end;
+	/* Every block that ends at or before the new frontier is due. */
+	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+		struct crem_crf_slot *s = &crf->slots[i];
+
+		if (s->state == CREM_SLOT_OPEN &&
+		    !crem_psn_before(psn, crem_psn_add(s->start, s->k)))
+			evidence(crf, s, t);
+	}
+}
+
+/*
+ * The packet at @psn is here (arrived or restored): the PSNs its span
+ * consumes after it (a READ request's responses) are absent, and the
+ * frontier moves past them.
+ */
+static void cover(struct crem_crf *crf, u32 psn, u32 span, u64 t)
+{
+	u32 j;
+
+	for (j = 1; j < span; j++) {
+		struct crem_crf_pos *q = pos_of(crf, crem_psn_add(psn, j));
+
+		q->psn = crem_psn_add(psn, j);
+		q->state = CREM_POS_ABSENT;
+		q->held = false;
+		q->gap = 0;
+	}
+	move_frontier(crf, psn, span, t);
+}
+
+enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
+				      const struct crem_roce_pkt *pkt,
+				      const u8 *udp_payload, size_t len,
+				      void *handle)
+{
+	u64 t = now(crf);
+	u32 psn = pkt->psn;
+	struct crem_crf_pos *p;
+	struct crem_crf_slot *s;
+	bool in_order;
+	u32 span;
+
+	if (crf->state != CREM_CRF_ACTIVE || !crem_roce_is_source(pkt))
+		return CREM_CRF_PASS;
+	crf->last_activity_ns = t;
+	if (crf->last_source_ns) {
+		u64 gap = t - crf->last_source_ns;
+
+		if (gap > crf->gap_ns)
+			crf->gap_ns += (gap - crf->gap_ns) >> 3;
+		else
+			crf->gap_ns -= (crf->gap_ns - gap) >> 3;
+	}
+	crf->last_source_ns = t;
+	if (pkt->ecn == 3) {
+		crf->stats.v[CREM_FS_SOURCES_CE]++;
+		crf->report.ce_marked++;
+	}
+	p = pos_of(crf, psn);
+	if (p->psn == psn && (p->state == CREM_POS_RECEIVED ||
+			      p->state == CREM_POS_RESTORED)) {
+		crf->stats.v[CREM_FS_SOURCES_DUPLICATE]++;
+		return CREM_CRF_PASS;
+	}
+	crf->stats.v[CREM_FS_SOURCES]++;
+	crf->stats.v[CREM_FS_SOURCE_BYTES] += len;
+	crf->report.received++;
+	learn_ip(crf, ip, pkt);
+	if (p->held) {
+		/* Its slot is reused: the old packet goes first. */
+		unsigned int i;
+
+		for (i = 0; i < crf->nheld; i++)
+			if (crf->held[i].psn == p->psn)
+				release_held(crf, i);
+	}
+	p->psn = psn;
+	p->state = CREM_POS_RECEIVED;
+	p->held = false;
+	p->gap = 0;
+	if (crem_symbol_from_packet(symbol_of(crf, psn), crf->stride,
+				    udp_payload, len))
+		p->state = CREM_POS_EMPTY;	/* larger than T: not coded */
+	span = crem_roce_psn_span(pkt, crf->desc.rdma_mtu);
+	cover(crf, psn, span, t);
+
+	s = slot_of_psn(crf, psn);
+	if (s && s->state == CREM_SLOT_OPEN) {
+		if (s->block)
+			crem_crf_block_add_source(s->block, psn, udp_payload,
+						  len);
+		try_decode(crf, s);
+	}
+
+	if (!crf->have_next) {
+		crf->next_deliver = psn;
+		crf->have_next = true;
+	}
+	/* A gap (for the range form) is looked at after the allowance. */
+	if (crem_psn_before(crf->next_deliver, crf->frontier))
+		arm_at(crf, t + crf->cfg.reorder_ns);
+	in_order = !crem_psn_after(psn, crf->next_deliver);
+	if (in_order || !crf->cfg.hold_ns || !handle ||
+	    !hold(crf, psn, handle, t)) {
+		advance(crf);
+		return CREM_CRF_PASS;
+	}
+	arm_at(crf, t + crf->cfg.hold_ns);
+	advance(crf);
+	return CREM_CRF_HOLD;
+}
+
+/* ---- timers and messages -------------------------------------------- */
+
+/* PSN ranges missing with no block to explain them, past the allowance. */
+static void range_requests(struct crem_crf *crf, u64 t)
+{
+	struct crem_psn_range ranges[MAX_RANGES];
+	struct crem_msg m = { .type = CREM_MSG_REPAIR_REQUEST,
+			      .flags = CREM_REQ_F_RANGES };
+	unsigned int n = 0;
+	u64 wait = crf->cfg.reorder_ns;
+	u32 p, lo;
+
+	if (!crf->have_frontier || t < crf->next_range_ns)
+		return;
+	/* With repairs on the way, give the block time to close. */
+	if (crf->param.config[crf->param.newest].m)
+		wait += crf->cfg.reorder_ns + crf->cfg.k * crf->gap_ns;
+	lo = crem_psn_add(crf->frontier, -(s32)crf->window + 1);
+	for (p = lo; crem_psn_before(p, crf->frontier); p = crem_psn_add(p, 1)) {
+		struct crem_crf_pos *q = pos_of(crf, p);
+
+		if (q->psn != p || q->state != CREM_POS_EMPTY || !q->gap ||
+		    q->missing_ns + wait > t || slot_of_psn(crf, p))
+			continue;
+		if (n && crem_psn_add(ranges[n - 1].start,
+				      ranges[n - 1].count) == p &&
+		    ranges[n - 1].count < 255) {
+			ranges[n - 1].count++;
+		} else if (n < MAX_RANGES) {
+			ranges[n].start = p;
+			ranges[n++].count = 1;
+		} else {
+			break;
+		}
+		/* One question per gap per round trip, RANGE_TRIES in all. */
+		q->missing_ns = t + crf->srtt_ns;
+		if (++q->gap > RANGE_TRIES)
+			q->gap = 0;
+	}
+	if (!n)
+		return;
+	m.request.request_id = ++crf->request_id;
+	m.request.nranges = n;
+	m.request.ranges = ranges;
+	crf->request_ns = t;
+	if (!send_msg(crf, &m))
+		crf->stats.v[CREM_FS_RANGE_REQUESTS_SENT]++;
+	crf->next_range_ns = t + crf->cfg.reorder_ns;
+}
+
+static u64 report_interval(const struct crem_crf *crf)
+{
+	return crf->srtt_ns;
+}
+
+static void loss_report(struct crem_crf *crf, u64 t)
+{
+	struct crem_msg m = { .type = CREM_MSG_LOSS_REPORT };
+	struct crem_wire_loss_report *r = &crf->report;
+	u64 loss;
+
+	if (r->expected || r->repairs_received) {
+		r->interval_us = crem_div64(t - crf->report_start_ns, 1000);
+		m.loss_report = *r;
+		if (!send_msg(crf, &m))
+			crf->stats.v[CREM_FS_LOSS_REPORTS_SENT]++;
+		if (r->expected) {
+			u64 got = r->received < r->expected ? r->received :
+				  r->expected;
+
+			loss = crem_div64((r->expected - got) * CREM_Q31,
+					  r->expected);
+			if (loss > crf->p)
+				crf->p += (loss - crf->p) >> 3;
+			else
+				crf->p -= (crf->p - loss) >> 3;
+		}
+	}
+	memset(r, 0, sizeof(*r));
+	crf->report_start_ns = t;
+}
+
+static bool config_open(void *ctx, u8 id)
+{
+	struct crem_crf *crf = ctx;
+	unsigned int i;
+
+	for (i = 0; i < crf->cfg.max_open_blocks; i++)
+		if (crf->slots[i].state == CREM_SLOT_OPEN &&
+		    crf->slots[i].config_id == id)
+			return true;
+	return false;
+}
+
+/* Tell the environment about @d if it is earlier than what it has. */
+static void arm_at(struct crem_crf *crf, u64 d)
+{
+	if (d < crf->armed_ns) {
+		crf->armed_ns = d;
+		crf->env->ops->arm(crf->env->ctx, crf->owner, d);
+	}
+}
+
+static void arm_flow(struct crem_crf *crf)
+{
+	u64 d = crf->last_activity_ns + crf->cfg.idle_ns;
+	unsigned int i;
+
+	crf->armed_ns = CREM_NO_DEADLINE;
+	if (crf->state != CREM_CRF_ACTIVE) {
+		crf->env->ops->arm(crf->env->ctx, crf->owner, CREM_NO_DEADLINE);
+		return;
+	}
+	d = min_u64(d, crf->report_start_ns + report_interval(crf));
+	for (i = 0; i < crf->nheld; i++)
+		d = min_u64(d, crf->held[i].arrival_ns + crf->cfg.hold_ns);
+	for (i = 0; i < crf->cfg.max_open_blocks; i++)
+		if (crf->slots[i].state == CREM_SLOT_OPEN)
+			d = min_u64(d, crf->slots[i].deadline_ns);
+	/* Gaps: looked at once per allowance while any may be open. */
+	if (crf->have_frontier && crf->have_next &&
+	    crem_psn_before(crf->next_deliver, crf->frontier))
+		d = min_u64(d, now(crf) + crf->cfg.reorder_ns);
+	crf->armed_ns = d;
+	crf->env->ops->arm(crf->env->ctx, crf->owner, d);
+}
+
+void crem_crf_timeout(struct crem_crf *crf)
+{
+	u64 t = now(crf);
+	unsigned int i;
+
+	crf->armed_ns = CREM_NO_DEADLINE;
+	if (crf->state != CREM_CRF_ACTIVE)
+		return;
+	if (t - crf->last_activity_ns >= crf->cfg.idle_ns) {
+		crem_crf_close(crf, CREM_CLOSE_FLOW_ENDED);
+		return;
+	}
+	hold_expired(crf, t);
+	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+		struct crem_crf_slot *s = &crf->slots[i];
+
+		if (s->state == CREM_SLOT_OPEN && s->deadline_ns <= t)
+			slot_step(crf, s, t);
+	}
+	range_requests(crf, t);
+	if (t >= crf->report_start_ns + report_interval(crf))
+		loss_report(crf, t);
+	crem_crf_param_release(&crf->param, config_open, crf);
+	arm_flow(crf);
+}
+
+int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
+{
+	int err = 0;
+
+	crf->stats.v[CREM_FS_MSGS_RECEIVED]++;
+	if (msg->type <= CREM_MSG_CLOSE)
+		crf->stats.received[msg->type]++;
+	if (crf->state != CREM_CRF_ACTIVE ||
+	    (msg->type != CREM_MSG_HELLO && msg->flow_id != crf->flow_id)) {
+		crf->stats.v[CREM_FS_MSGS_IGNORED]++;
+		return -ENOENT;
+	}
+	crf->last_activity_ns = now(crf);
+	switch (msg->type) {
+	case CREM_MSG_HELLO:
+		err = crem_crf_hello_again(crf, msg);
+		break;
+	case CREM_MSG_PARAM_UPDATE:
+		crem_crf_param_update(&crf->param, &crf->sub.env, crf, msg,
+				      &crf->limits);
+		break;
+	case CREM_MSG_REPAIR:
+		err = repair(crf, msg, ce);
+		break;
+	case CREM_MSG_CLOSE:
+		crf->stats.v[CREM_FS_CLOSES_RECEIVED]++;
+		crf->close_reason = msg->close.reason;
+		crem_crf_destroy(crf);
+		return 0;
+	default:
+		err = -EPROTO;
+		break;
+	}
+	if (err)
+		crf->stats.v[CREM_FS_MSGS_IGNORED]++;
+	arm_flow(crf);
+	return err;
+}
+
+/* ---- life --------------------------------------------------------------- */
+
+static u32 window_for(const struct crem_engine_config *cfg)
+{
+	u32 w = 64;
+
+	while (w < 4u * cfg->limits.max_k)
+		w *= 2;
+	return w;
+}
+
+int crem_crf_start(struct crem_crf *crf, const struct crem_env *env,
+		   void *owner, const struct crem_engine_config *cfg,
+		   const struct crem_msg *hello,
+		   bool (*in_use)(void *ctx, u32 id), void *ctx)
+{
+	const struct crem_wire_hello *h = &hello->hello;
+	struct crem_config none = { 0 };
+	s64 id;
+	int len;
+
+	if (crem_engine_config_check(cfg, NULL) || hello->type != CREM_MSG_HELLO)
+		return -EINVAL;
+	if (h->flow_kind != CREM_FLOW_ROCEV2)
+		return -EPROTONOSUPPORT;
+	memset(crf, 0, sizeof(*crf));
+	crf->env = env;
+	crf->owner = owner;
+	crf->cfg = *cfg;
+	crf->state = CREM_CRF_CLOSED;
+	crem_sub_env_init(&crf->sub, env, owner, &crf->stats, &crf->tmpl.dscp);
+	crf->desc.af = h->af;
+	memcpy(crf->desc.src, h->src, sizeof(h->src));
+	memcpy(crf->desc.dst, h->dst, sizeof(h->dst));
+	crf->desc.dest_qp = h->flow_label & 0xffffff;
+	crf->desc.rdma_mtu = h->rdma_mtu;
+	crf->nonce = h->nonce;
+	crf->limits = cfg->limits;
+	crf->limits.schemes &= h->schemes;
+	crf->limits.max_k = min_u64(cfg->limits.max_k, h->max_k);
+	crf->limits.max_m = min_u64(cfg->limits.max_m, h->max_m);
+	crf->limits.max_t = min_u64(cfg->limits.max_t, h->max_t);
+	crf->tmpl.af = h->af;
+	memcpy(crf->tmpl.src, h->src, sizeof(h->src));
+	memcpy(crf->tmpl.dst, h->dst, sizeof(h->dst));
+	crf->tmpl.ttl = 64;
+	crf->srtt_ns = cfg->initial_rtt_ns;
+	crf->window = window_for(cfg);
+	crf->stride = crem_symbol_stride(crf->limits.max_t);
+	crf->pkt_size = 40 + 8 + crf->limits.max_t;
+	crf->msg_size = CREM_COMMON_HDR_LEN + 8 + 3 * MAX_RANGES + 64;
+	crf->pos = alloc(crf, crf->window * sizeof(*crf->pos));
+	crf->symbols = alloc(crf, crf->window * crf->stride);
+	crf->slots = alloc(crf, cfg->max_open_blocks * sizeof(*crf->slots));
+	crf->held = alloc(crf, (cfg->max_held + 1) * sizeof(*crf->held));
+	crf->pkt = alloc(crf, crf->pkt_size);
+	crf->msg = alloc(crf, crf->msg_size);
+	if (!crf->pos || !crf->symbols || !crf->slots || !crf->held ||
+	    !crf->pkt || !crf->msg) {
+		crem_crf_destroy(crf);
+		return -ENOMEM;
+	}
+	memset(crf->pos, 0, crf->window * sizeof(*crf->pos));
+	/* PSN 0 must not look present before it arrives. */
+	crf->pos[0].psn = CREM_PSN_MASK + 1;
+	memset(crf->slots, 0, cfg->max_open_blocks * sizeof(*crf->slots));
+	crem_crf_param_init(&crf->param, &none);
+
+	id = crem_crf_hello(&crf->sub.env, crf, hello, &cfg->limits, in_use,
+			    ctx);
+	if (id < 0) {
+		crem_crf_destroy(crf);
+		return id;
+	}
+	crf->flow_id = id;
+	/* Kept, to answer a retransmitted HELLO the same way. */
+	len = crem_crf_hello_ack_build(hello, &cfg->limits, id, crf->hello_ack,
+				       sizeof(crf->hello_ack));
+	crf->hello_ack_len = len > 0 ? len : 0;
+	crf->state = CREM_CRF_ACTIVE;
+	crf->last_activity_ns = now(crf);
+	crf->report_start_ns = crf->last_activity_ns;
+	crf->armed_ns = CREM_NO_DEADLINE;
+	arm_flow(crf);
+	return 0;
+}
+
+int crem_crf_hello_again(struct crem_crf *crf, const struct crem_msg *hello)
+{
+	if (hello->hello.nonce != crf->nonce)
+		return -ESTALE;
+	return crem_engine_send(crf->env, crf->owner, &crf->stats,
+				crf->hello_ack, crf->hello_ack_len, 0);
+}
+
+void crem_crf_close(struct crem_crf *crf, u16 reason)
+{
+	struct crem_msg m = { .type = CREM_MSG_CLOSE,
+			      .close = { .reason = reason } };
+
+	if (crf->state != CREM_CRF_ACTIVE)
+		return;
+	if (!send_msg(crf, &m))
+		crf->stats.v[CREM_FS_CLOSES_SENT]++;
+	crf->close_reason = reason;
+	crem_crf_destroy(crf);
+}
+
+void crem_crf_destroy(struct crem_crf *crf)
+{
+	unsigned int i;
+
+	while (crf->nheld)
+		release_held(crf, 0);
+	if (crf->slots)
+		for (i = 0; i < crf->cfg.max_open_blocks; i++)
+			free_slot(crf, &crf->slots[i]);
+	release(crf, crf->pos, crf->window * sizeof(*crf->pos));
+	release(crf, crf->symbols, crf->window * crf->stride);
+	release(crf, crf->slots, crf->cfg.max_open_blocks * sizeof(*crf->slots));
+	release(crf, crf->held, (crf->cfg.max_held + 1) * sizeof(*crf->held));
+	release(crf, crf->pkt, crf->pkt_size);
+	release(crf, crf->msg, crf->msg_size);
+	crf->pos = NULL;
+	crf->symbols = NULL;
+	crf->slots = NULL;
+	crf->held = NULL;
+	crf->pkt = NULL;
+	crf->msg = NULL;
+	crf->state = CREM_CRF_CLOSED;
+	crf->env->ops->arm(crf->env->ctx, crf->owner, CREM_NO_DEADLINE);
+}

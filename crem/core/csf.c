@@ -1,0 +1,888 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CREM sender function for one flow (see csf.h).
+ */
+#include "csf.h"
+#include "psn.h"
+
+static u64 now(const struct crem_csf *csf)
+{
+	return csf->env->ops->now_ns(csf->env->ctx);
+}
+
+static u64 min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static void *alloc(struct crem_csf *csf, size_t size)
+{
+	return csf->env->ops->alloc(csf->env->ctx, csf->owner, size);
+}
+
+static void release(struct crem_csf *csf, void *mem, size_t size)
+{
+	if (mem)
+		csf->env->ops->free(csf->env->ctx, csf->owner, mem, size);
+}
+
+static struct crem_csf_slot *slot_at(struct crem_csf *csf, unsigned int i)
+{
+	return &csf->ring[(csf->first + i) % csf->cfg.max_blocks];
+}
+
+static struct crem_csf_slot *newest(struct crem_csf *csf)
+{
+	return csf->count ? slot_at(csf, csf->count - 1) : NULL;
+}
+
+/* A block's PSN end (exclusive); its k shrinks if it closed early. */
+static u32 block_end(const struct crem_csf_block *b)
+{
+	return crem_psn_add(b->start_psn, b->k);
+}
+
+static void free_slot(struct crem_csf *csf, struct crem_csf_slot *s)
+{
+	if (s->repairs_due) {
+		csf->stats.v[CREM_FS_REPAIRS_RATE_DROPPED] += s->repairs_due;
+		csf->repairs_due -= s->repairs_due;
+	}
+	release(csf, s->block, s->size);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Drop the oldest block: acknowledged (@acked) or given up. */
+static void pop_oldest(struct crem_csf *csf, bool acked)
+{
+	struct crem_csf_slot *s = slot_at(csf, 0);
+
+	if (CREM_WARN_ON_ONCE(!csf->count))
+		return;
+	csf->stats.v[acked ? CREM_FS_BLOCKS_ACKED : CREM_FS_BLOCKS_GIVEN_UP]++;
+	if (csf->count == 1)
+		csf->open = false;
+	free_slot(csf, s);
+	csf->first = (csf->first + 1) % csf->cfg.max_blocks;
+	csf->count--;
+}
+
+/* The kept block whose positions include @psn, or NULL. */
+static struct crem_csf_slot *find_psn(struct crem_csf *csf, u32 psn)
+{
+	unsigned int i;
+
+	for (i = csf->count; i-- > 0;) {
+		struct crem_csf_slot *s = slot_at(csf, i);
+		const struct crem_csf_block *b = s->block;
+
+		if (crem_psn_in_range(psn, b->start_psn, b->k))
+			return s;
+		if (crem_psn_before(psn, b->start_psn) && i == 0)
+			break;
+	}
+	return NULL;
+}
+
+static struct crem_csf_slot *find_start(struct crem_csf *csf, u32 start)
+{
+	unsigned int i;
+
+	for (i = 0; i < csf->count; i++) {
+		struct crem_csf_slot *s = slot_at(csf, i);
+
+		if (s->block->start_psn == start)
+			return s;
+	}
+	return NULL;
+}
+
+/* Build and send one REPAIR of block @b. */
+static void send_repair(struct crem_csf *csf, const struct crem_csf_block *b,
+			u8 scheme, u8 index, u8 flags, u16 session,
+			const struct crem_fec_set *lost, const u8 *symbol)
+{
+	struct crem_msg m = {
+		.type = CREM_MSG_REPAIR, .flags = flags, .flow_id = csf->flow_id,
+		.repair = {
+			.config_id = b->config_id, .scheme = scheme, .k = b->k,
+			.index = index, .block_start = b->start_psn,
+			.session_id = session,
+			.symbol_len = symbol ? b->symbol_len : 0,
+			.present = b->present, .symbol = symbol,
+		},
+	};
+	int len;
+
+	if (lost)
+		m.repair.lost = *lost;
+	len = crem_wire_build(&m, csf->msg, csf->msg_size);
+	if (CREM_WARN_ON_ONCE(len < 0))
+		return;
+	if (!crem_engine_send(csf->env, csf->owner, &csf->stats, csf->msg,
+			      len, csf->dscp) && symbol) {
+		csf->stats.v[CREM_FS_REPAIR_BYTES_SENT] += len;
+		csf->report_repairs++;
+	}
+}
+
+/* Send the block's ordinary repairs that the rate allows. */
+static void send_due(struct crem_csf *csf, struct crem_csf_slot *s)
+{
+	struct crem_csf_block *b = s->block;
+
+	while (s->repairs_due && csf->credit >= csf->param.current.k) {
+		u8 i = b->m - s->repairs_due;
+
+		csf->credit -= csf->param.current.k;
+		s->repairs_due--;
+		csf->repairs_due--;
+		send_repair(csf, b, CREM_FEC_CAUCHY_RS, i,
+			    s->repairs_due ? 0 : CREM_REPAIR_F_LAST, 0, NULL,
+			    b->repair[i]);
+		csf->stats.v[CREM_FS_REPAIRS_SENT]++;
+	}
+}
+
+/*
+ * Send what the rate allows of the repairs due, oldest block first.  The
+ * CSF calls this before it looks at the next source and from its timer,
+ * never while the source that closed a block is still on its way out, so
+ * that repairs follow their block on the wire.
+ */
+static void send_all_due(struct crem_csf *csf)
+{
+	unsigned int i;
+
+	for (i = 0; i < csf->count && csf->repairs_due; i++) {
+		struct crem_csf_slot *s = slot_at(csf, i);
+
+		if (!s->repairs_due)
+			continue;
+		send_due(csf, s);
+		if (s->repairs_due && !s->deferred) {
+			s->deferred = true;
+			csf->stats.v[CREM_FS_REPAIRS_DEFERRED] += s->repairs_due;
+		}
+	}
+}
+
+/* The m to send now: the configuration's, unless the policy holds back. */
+static u8 repairs_now(const struct crem_csf *csf, u8 config_m)
+{
+	const struct crem_policy *pol = &csf->policy;
+
+	if (pol->tripped)
+		return 0;
+	if (pol->repair_trouble && pol->m < config_m)
+		return pol->m;
+	return config_m;
+}
+
+static void close_block(struct crem_csf *csf, struct crem_csf_slot *s,
+			bool early)
+{
+	crem_csf_block_close(s->block);
+	csf->open = false;
+	if (early)
+		csf->stats.v[CREM_FS_BLOCKS_CLOSED_EARLY]++;
+	s->repairs_due = repairs_now(csf, s->block->m);
+	csf->repairs_due += s->repairs_due;
+}
+
+static bool open_block(struct crem_csf *csf, u32 start)
+{
+	const struct crem_config *c =
+		crem_csf_param_for_block(&csf->param, start);
+	struct crem_csf_slot *s;
+	size_t hdr, size;
+	u8 *mem;
+
+	if (!c->k)
+		return false;	/* no configuration acknowledged yet */
+	if (c->id != csf->applied_id) {
+		csf->applied_id = c->id;
+		csf->stats.v[CREM_FS_CONFIG_CHANGES]++;
+		/* A new m: the burst allowance is two blocks' repairs. */
+		csf->credit = 2ull * c->m * c->k;
+	}
+	if (csf->count == csf->cfg.max_blocks)
+		pop_oldest(csf, false);
+	hdr = crem_symbol_stride(sizeof(struct crem_csf_block));
+	size = hdr + crem_csf_block_size(c->k, c->m, c->symbol_len);
+	mem = alloc(csf, size);
+	if (!mem) {
+		csf->stats.v[CREM_FS_MEMORY_REFUSED]++;
+		return false;
+	}
+	s = slot_at(csf, csf->count);
+	memset(s, 0, sizeof(*s));
+	s->block = (struct crem_csf_block *)mem;
+	s->size = size;
+	if (crem_csf_block_init(s->block, mem + hdr, start, c->k, c->m,
+				c->symbol_len, c->id, c->scheme)) {
+		CREM_WARN_ON_ONCE(1);
+		release(csf, mem, size);
+		s->block = NULL;
+		return false;
+	}
+	csf->count++;
+	csf->open = true;
+	csf->stats.v[CREM_FS_BLOCKS]++;
+	return true;
+}
+
+static void arm_flow(struct crem_csf *csf)
+{
+	u64 d = CREM_NO_DEADLINE;
+
+	switch (csf->state) {
+	case CREM_CSF_NEGOTIATING:
+		d = csf->hello.deadline_ns;
+		break;
+	case CREM_CSF_ACTIVE:
+		if (csf->param.state == CREM_PARAM_PENDING)
+			d = csf->param.deadline_ns;
+		if (csf->open)
+			d = min_u64(d, csf->last_source_ns +
+				    csf->gap_ns + csf->cfg.burst_gap_ns);
+		/* Repairs due go out once the current packet has. */
+		if (csf->repairs_due && csf->credit >= csf->param.current.k)
+			d = min_u64(d, now(csf));
+		d = min_u64(d, csf->last_activity_ns + csf->cfg.idle_ns);
+		break;
+	default:
+		break;
+	}
+	/*
+	 * Only an earlier deadline is passed on: a timer that fires early
+	 * finds nothing due and re-arms, which costs less than re-arming on
+	 * every packet as the burst deadline moves on.
+	 */
+	if (d < csf->armed_ns) {
+		csf->armed_ns = d;
+		csf->env->ops->arm(csf->env->ctx, csf->owner, d);
+	}
+}
+
+int crem_csf_start(struct crem_csf *csf, const struct crem_env *env,
+		   void *owner, const struct crem_engine_config *cfg,
+		   const struct crem_flow_desc *desc, u32 next_psn,
+		   struct crem_csf_slot *ring)
+{
+	int err;
+
+	if (crem_engine_config_check(cfg, NULL) || !desc->rdma_mtu)
+		return -EINVAL;
+	memset(csf, 0, sizeof(*csf));
+	csf->env = env;
+	csf->owner = owner;
+	crem_sub_env_init(&csf->sub, env, owner, &csf->stats, &csf->dscp);
+	csf->cfg = *cfg;
+	csf->ring = ring;
+	memset(ring, 0, cfg->max_blocks * sizeof(*ring));
+	csf->srtt_ns = cfg->initial_rtt_ns;
+	csf->next_psn = next_psn & CREM_PSN_MASK;
+	csf->msg_size = CREM_REPAIR_MAX_HDR + cfg->limits.max_t;
+	csf->coded_size = CREM_CSF_BATCH *
+			  crem_symbol_stride(cfg->limits.max_t);
+	csf->msg = alloc(csf, csf->msg_size);
+	csf->coded = alloc(csf, csf->coded_size);
+	if (!csf->msg || !csf->coded) {
+		crem_csf_destroy(csf);
+		return -ENOMEM;
+	}
+	csf->last_activity_ns = now(csf);
+	csf->armed_ns = CREM_NO_DEADLINE;
+	csf->state = CREM_CSF_NEGOTIATING;
+	err = crem_csf_hello_start(&csf->hello, &csf->sub.env, csf, desc,
+				   &cfg->limits);
+	if (err) {
+		crem_csf_destroy(csf);
+		return err;
+	}
+	arm_flow(csf);
+	return 0;
+}
+
+/* PSNs between now and an Effective PSN: two SRTTs' worth at the pace. */
+static u32 param_lead(const struct crem_csf *csf)
+{
+	return min_u64(2 * csf->psn_per_srtt, CREM_PSN_HALF / 4);
+}
+
+static void propose(struct crem_csf *csf, u8 m)
+{
+	struct crem_config c = csf->param.current;
+
+	c.scheme = csf->cfg.scheme;
+	c.k = min_u64(csf->cfg.k, csf->hello.effective.max_k);
+	c.m = min_u64(m, csf->hello.effective.max_m);
+	if (c.m + c.k > 255)
+		c.m = 255 - c.k;
+	c.symbol_len = csf->symbol_len;
+	if (c.k == csf->param.current.k && c.m == csf->param.current.m)
+		return;
+	/* In effect a round trip of PSNs from now, if the flow keeps on. */
+	crem_csf_param_propose(&csf->param, &c,
+			       crem_psn_add(csf->next_psn, param_lead(csf)),
+			       param_lead(csf), csf->srtt_ns);
+}
+
+static void hello_acked(struct crem_csf *csf)
+{
+	const struct crem_limits *e = &csf->hello.effective;
+	struct crem_config none = { 0 };
+	struct crem_policy_params pp;
+
+	if (!(e->schemes & 1u << csf->cfg.scheme)) {
+		csf->state = CREM_CSF_UNPROTECTED;
+		return;
+	}
+	csf->flow_id = csf->hello.flow_id;
+	csf->symbol_len = e->max_t;
+	/* Karn: only an exchange that was not repeated measures the RTT. */
+	if (csf->hello.attempts == 1)
+		crem_srtt_sample(&csf->srtt_ns, &csf->have_srtt,
+				 now(csf) - (csf->hello.deadline_ns -
+					     csf->hello.rto_ns));
+	pp = (struct crem_policy_params) {
+		.k = min_u64(csf->cfg.k, e->max_k),
+		.max_m = e->max_m,
+		.m_cong = csf->cfg.m_cong,
+		.epsilon = CREM_PPM(csf->cfg.epsilon_ppm),
+		.srtt_ns = csf->srtt_ns,
+	};
+	/* Configuration 0 is "none": blocks start once 1 is acknowledged. */
+	crem_csf_param_init(&csf->param, &csf->sub.env, csf, csf->flow_id,
+			    &none);
+	crem_policy_init(&csf->policy, &pp, csf->cfg.m);
+	csf->state = CREM_CSF_ACTIVE;
+	propose(csf, csf->cfg.m);
+}
+
+/* Track the flow's pace: inter-arrival EWMA and PSNs per SRTT. */
+static void pace(struct crem_csf *csf, u64 t, u32 psn)
+{
+	if (csf->last_source_ns) {
+		u64 gap = t - csf->last_source_ns;
+
+		if (gap > csf->gap_ns)
+			csf->gap_ns += (gap - csf->gap_ns) >> 3;
+		else
+			csf->gap_ns -= (csf->gap_ns - gap) >> 3;
+		/* A long pause ends the burst; it says nothing of the pace. */
+		if (csf->gap_ns > csf->srtt_ns)
+			csf->gap_ns = csf->srtt_ns;
+	}
+	if (!csf->rate_mark_ns) {
+		csf->rate_mark_ns = t;
+		csf->rate_mark_psn = psn;
+	} else if (t - csf->rate_mark_ns >= csf->srtt_ns) {
+		u32 n = crem_psn_offset(psn, csf->rate_mark_psn);
+
+		csf->psn_per_srtt = crem_div64((u64)n * csf->srtt_ns,
+					       t - csf->rate_mark_ns);
+		csf->rate_mark_ns = t;
+		csf->rate_mark_psn = psn;
+	}
+	csf->last_source_ns = t;
+	csf->last_activity_ns = t;
+}
+
+static void add_source(struct crem_csf *csf, u32 psn, u32 span,
+		       const u8 *payload, size_t len)
+{
+	struct crem_csf_slot *s;
+
+	s = csf->open ? newest(csf) : NULL;
+	if (!s) {
+		s = find_psn(csf, psn);
+		if (s) {
+			s->retransmitted = true;
+			csf->stats.v[CREM_FS_SOURCES_RETRANSMITTED]++;
+			return;
+		}
+		if (crem_psn_before(psn, csf->next_psn)) {
+			csf->stats.v[CREM_FS_SOURCES_RETRANSMITTED]++;
+			return;
+		}
+		if (!open_block(csf, psn)) {
+			csf->stats.v[CREM_FS_SOURCES_UNPROTECTED]++;
+			return;
+		}
+		s = newest(csf);
+	}
+	switch (crem_csf_block_add(s->block, psn, span, payload, len)) {
+	case CREM_CSF_ADDED:
+		csf->credit = min_u64(csf->credit + s->block->m,
+				      2ull * s->block->m * csf->param.current.k);
+		s->last_source_ns = csf->last_source_ns;
+		if (crem_psn_after(crem_psn_add(psn, span), csf->next_psn))
+			csf->next_psn = crem_psn_add(psn, span);
+		if (s->block->closed)
+			close_block(csf, s, false);
+		break;
+	case CREM_CSF_BEYOND:
+		close_block(csf, s, true);
+		add_source(csf, psn, span, payload, len);
+		break;
+	case CREM_CSF_BEFORE:
+	case CREM_CSF_DUPLICATE:
+		s = find_psn(csf, psn);
+		if (s)
+			s->retransmitted = true;
+		csf->stats.v[CREM_FS_SOURCES_RETRANSMITTED]++;
+		break;
+	case CREM_CSF_TOO_LONG:
+		csf->stats.v[CREM_FS_SOURCES_UNPROTECTED]++;
+		break;
+	}
+}
+
+void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
+		     const u8 *udp_payload, size_t len)
+{
+	u32 span;
+
+	if (!crem_roce_is_source(pkt) || csf->state == CREM_CSF_CLOSED)
+		return;
+	csf->stats.v[CREM_FS_SOURCES]++;
+	csf->stats.v[CREM_FS_SOURCE_BYTES] += len;
+	csf->dscp = pkt->dscp;
+	span = crem_roce_psn_span(pkt, csf->hello.flow.rdma_mtu);
+	pace(csf, now(csf), pkt->psn);
+	/* The first configuration applies once acknowledged and reached. */
+	if (csf->state == CREM_CSF_ACTIVE && !csf->param.current.k) {
+		if (csf->param.state == CREM_PARAM_IDLE)
+			propose(csf, csf->cfg.m);
+		crem_csf_param_for_block(&csf->param, pkt->psn);
+	}
+	if (csf->state != CREM_CSF_ACTIVE || !csf->param.current.k) {
+		if (crem_psn_after(crem_psn_add(pkt->psn, span), csf->next_psn))
+			csf->next_psn = crem_psn_add(pkt->psn, span);
+		if (csf->state == CREM_CSF_ACTIVE)
+			crem_csf_param_progress(&csf->param, csf->next_psn);
+		csf->stats.v[CREM_FS_SOURCES_UNPROTECTED]++;
+		arm_flow(csf);
+		return;
+	}
+	send_all_due(csf);
+	add_source(csf, pkt->psn, span, udp_payload, len);
+	crem_csf_param_progress(&csf->param, csf->next_psn);
+	arm_flow(csf);
+}
+
+void crem_csf_flush(struct crem_csf *csf)
+{
+	if (csf->open)
+		crem_csf_block_flush(newest(csf)->block);
+}
+
+void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack)
+{
+	u32 through;
+	u64 sample = 0;
+
+	if (csf->state != CREM_CSF_ACTIVE)
+		return;
+	if (ack->class == CREM_ROCE_ACK ||
+	    ack->class == CREM_ROCE_ATOMIC_ACKNOWLEDGE)
+		through = ack->psn;
+	else if (ack->class == CREM_ROCE_NAK)
+		through = crem_psn_add(ack->psn, -1);
+	else
+		return;
+	if (!csf->have_ack || crem_psn_after(through, csf->acked_psn))
+		csf->acked_psn = through;
+	csf->have_ack = true;
+	csf->last_activity_ns = now(csf);
+	while (csf->count) {
+		struct crem_csf_slot *s = slot_at(csf, 0);
+		const struct crem_csf_block *b = s->block;
+
+		if (!b->closed ||
+		    crem_psn_before(through, crem_psn_add(block_end(b), -1)))
+			break;
+		if (!s->retransmitted && !s->repairs_due)
+			sample = now(csf) - s->last_source_ns;
+		pop_oldest(csf, true);
+	}
+	if (sample) {
+		crem_srtt_sample(&csf->srtt_ns, &csf->have_srtt, sample);
+		csf->policy.par.srtt_ns = csf->srtt_ns;
+	}
+	arm_flow(csf);
+}
+
+/*
+ * Answer lost set @lost of block @s: M symbols over L (coded), or the
+ * sources themselves (Source Copy) when @source_copy or when the block has
+ * too few fresh indices left.
+ */
+static void answer(struct crem_csf *csf, struct crem_csf_slot *s,
+		   const struct crem_fec_set *lost, unsigned int count,
+		   bool source_copy, u16 request_id)
+{
+	struct crem_csf_block *b = s->block;
+	size_t stride = b->stride;
+	unsigned int x = crem_set_count(lost), sent = 0, j;
+	struct crem_fec_work *work;
+
+	if (!count)
+		return;
+	if (source_copy || b->next_index + count + b->k > 256) {
+		crem_set_for_each(j, lost) {
+			send_repair(csf, b, CREM_FEC_SOURCE_COPY, j,
+				    CREM_REPAIR_F_RETX |
+				    (++sent == x ? CREM_REPAIR_F_LAST : 0),
+				    request_id, lost,
+				    crem_csf_block_source(b, j));
+		}
+		csf->stats.v[CREM_FS_SOURCE_COPY_SYMBOLS] += x;
+		return;
+	}
+	work = csf->env->ops->work(csf->env->ctx);
+	while (sent < count) {
+		u8 *out[CREM_CSF_BATCH], index[CREM_CSF_BATCH];
+		unsigned int n = min_u64(count - sent, CREM_CSF_BATCH), t;
+
+		for (t = 0; t < n; t++)
+			out[t] = csf->coded + t * stride;
+		if (crem_csf_block_coded(b, lost, &n, out, index, work) !=
+		    CREM_FEC_CAUCHY_RS) {
+			CREM_WARN_ON_ONCE(1);
+			return;
+		}
+		for (t = 0; t < n; t++) {
+			sent++;
+			send_repair(csf, b, CREM_FEC_CAUCHY_RS, index[t],
+				    CREM_REPAIR_F_RETX |
+				    (sent == count ? CREM_REPAIR_F_LAST : 0),
+				    request_id, lost, out[t]);
+		}
+	}
+	csf->stats.v[CREM_FS_CODED_RETX]++;
+	csf->stats.v[CREM_FS_CODED_RETX_SYMBOLS] += count;
+	csf->stats.v[CREM_FS_CODED_RETX_LOST] += x;
+}
+
+/*
+ * One block's part of a request: lost set @lost, @held repairs at the
+ * CRF, suggested count @suggested.  At most one answer per block per SRTT.
+ */
+static int answer_block(struct crem_csf *csf, struct crem_csf_slot *s,
+			const struct crem_fec_set *lost, unsigned int held,
+			unsigned int suggested, bool fallback, u16 request_id)
+{
+	unsigned int x = crem_set_count(lost), low;
+	u64 t = now(csf);
+
+	if (!crem_policy_coded_retx(&csf->policy)) {
+		csf->stats.v[CREM_FS_REQUESTS_REFUSED]++;
+		return -EPERM;
+	}
+	if (s->answered_ns && t - s->answered_ns < csf->srtt_ns) {
+		csf->stats.v[CREM_FS_REQUESTS_RATE_LIMITED]++;
+		return -EBUSY;
+	}
+	if (!x || !crem_set_subset(lost, &s->block->present)) {
+		csf->stats.v[CREM_FS_REQUESTS_REFUSED]++;
+		return -EINVAL;
+	}
+	s->answered_ns = t;
+	csf->stats.v[CREM_FS_REQUESTS_ANSWERED]++;
+	if (fallback || s->rounds >= 2) {
+		s->fell_back = true;
+		csf->stats.v[CREM_FS_FALLBACKS]++;
+		answer(csf, s, lost, x, true, request_id);
+		return 0;
+	}
+	/* M in [X - r, X]: normally the CRF's suggestion. */
+	low = x > held ? x - held : 0;
+	if (suggested < low)
+		suggested = low;
+	if (suggested > x)
+		suggested = x;
+	s->rounds++;
+	answer(csf, s, lost, suggested, false, request_id);
+	return 0;
+}
+
+static void send_info(struct crem_csf *csf, const struct crem_csf_block *b)
+{
+	send_repair(csf, b, b->scheme, 0, CREM_REPAIR_F_INFO, 0, NULL, NULL);
+	csf->stats.v[CREM_FS_INFO_SENT]++;
+}
+
+/* The PSN-range form: map the PSNs to blocks and answer each, r = 0. */
+static int range_request(struct crem_csf *csf, const struct crem_msg *msg)
+{
+	const struct crem_wire_request *q = &msg->request;
+	unsigned int i, c;
+	int used = -ENOENT;
+
+	for (i = 0; i < q->nranges; i++) {
+		struct crem_psn_range r = crem_wire_range(msg, i);
+
+		for (c = 0; c < r.count;) {
+			u32 psn = crem_psn_add(r.start, c);
+			struct crem_csf_slot *s = find_psn(csf, psn);
+			struct crem_fec_set lost = { 0 };
+			struct crem_csf_block *b;
+			bool absent = false;
+			u32 off;
+
+			if (!s) {
+				csf->stats.v[CREM_FS_REQUESTS_UNKNOWN_BLOCK]++;
+				c++;
+				continue;
+			}
+			b = s->block;
+			/* The CRF waits on the open block: close it now. */
+			if (!b->closed)
+				close_block(csf, s, true);
+			for (; c < r.count; c++) {
+				psn = crem_psn_add(r.start, c);
+				if (!crem_psn_in_range(psn, b->start_psn, b->k))
+					break;
+				off = crem_psn_offset(psn, b->start_psn);
+				if (crem_set_has(&b->present, off))
+					crem_set_add(&lost, off);
+				else
+					absent = true;
+			}
+			send_all_due(csf);
+			if (absent)
+				send_info(csf, b);
+			if (crem_set_count(&lost) &&
+			    !answer_block(csf, s, &lost, 0, crem_set_count(&lost),
+					  msg->flags & CREM_REQ_F_FALLBACK,
+					  q->request_id))
+				used = 0;
+			else if (absent)
+				used = 0;
+		}
+	}
+	return used;
+}
+
+static int request(struct crem_csf *csf, const struct crem_msg *msg)
+{
+	const struct crem_wire_request *q = &msg->request;
+	struct crem_csf_slot *s;
+
+	if (msg->flags & CREM_REQ_F_RANGES)
+		return range_request(csf, msg);
+	s = find_start(csf, q->block_start);
+	if (!s) {
+		csf->stats.v[CREM_FS_REQUESTS_UNKNOWN_BLOCK]++;
+		return -ENOENT;
+	}
+	if (!s->block->closed || q->k != s->block->k ||
+	    q->config_id != s->block->config_id ||
+	    !crem_set_within(&q->lost, s->block->k)) {
+		csf->stats.v[CREM_FS_REQUESTS_REFUSED]++;
+		return -EINVAL;
+	}
+	return answer_block(csf, s, &q->lost, q->repairs_held, q->suggested_m,
+			    msg->flags & CREM_REQ_F_FALLBACK, q->request_id);
+}
+
+static void loss_report(struct crem_csf *csf, const struct crem_msg *msg)
+{
+	struct crem_policy *pol = &csf->policy;
+
+	csf->stats.v[CREM_FS_LOSS_REPORTS_RECEIVED]++;
+	pol->par.srtt_ns = csf->srtt_ns;
+	crem_policy_loss_report(pol, &msg->loss_report, csf->report_repairs,
+				now(csf));
+	csf->report_repairs = 0;
+	if (pol->tripped && !csf->breaker_was)
+		csf->stats.v[CREM_FS_BREAKER_TRIPS]++;
+	csf->breaker_was = pol->tripped;
+	if (pol->close) {
+		crem_csf_close(csf, CREM_CLOSE_CIRCUIT_BREAKER);
+		return;
+	}
+	if (csf->cfg.adaptive && csf->param.state == CREM_PARAM_IDLE &&
+	    csf->param.current.k && !pol->tripped)
+		propose(csf, pol->m);
+}
+
+static bool same_flow(const struct crem_csf *csf,
+		      const struct crem_wire_path_report *r)
+{
+	const struct crem_flow_desc *d = &csf->hello.flow;
+	size_t alen = d->af == CREM_AF_INET ? 4 : 16;
+
+	return r->af == d->af && !memcmp(r->src, d->src, alen) &&
+	       !memcmp(r->dst, d->dst, alen) &&
+	       (r->flow_label & 0xffffff) == (d->dest_qp & 0xffffff);
+}
+
+/*
+ * PATH_REPORT: congestion evidence for the policy, and, for PSNs a node
+ * says it dropped, one more ordinary repair per dropped PSN of a closed
+ * block, within the rate limit.  Nothing here counts as delivery.
+ */
+static int path_report(struct crem_csf *csf, const struct crem_msg *msg)
+{
+	const struct crem_wire_path_report *r = &msg->path_report;
+	struct crem_fec_work *work;
+	unsigned int e, i;
+
+	if (!same_flow(csf, r))
+		return -ENOENT;
+	csf->stats.v[CREM_FS_PATH_REPORTS]++;
+	crem_policy_path_report(&csf->policy, r);
+	if (csf->policy.tripped)
+		return 0;
+	work = csf->env->ops->work(csf->env->ctx);
+	for (e = 0; e < r->nentries; e++) {
+		for (i = 0; i < r->hop[e].npsns; i++) {
+			u32 psn = crem_wire_dropped_psn(&r->hop[e], i);
+			struct crem_csf_slot *s = find_psn(csf, psn);
+			struct crem_csf_block *b = s ? s->block : NULL;
+			unsigned int one = 1;
+			u8 *out = csf->coded, index;
+
+			if (!b || !b->closed || s->repairs_due ||
+			    csf->credit < csf->param.current.k ||
+			    b->next_index + b->k >= 256)
+				continue;
+			if (crem_csf_block_coded(b, &b->present, &one, &out,
+						 &index, work) !=
+			    CREM_FEC_CAUCHY_RS)
+				continue;
+			csf->credit -= csf->param.current.k;
+			send_repair(csf, b, CREM_FEC_CAUCHY_RS, index, 0, 0,
+				    NULL, out);
+			csf->stats.v[CREM_FS_REPAIRS_PROACTIVE]++;
+		}
+	}
+	return 0;
+}
+
+int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce)
+{
+	int err = 0;
+
+	csf->stats.v[CREM_FS_MSGS_RECEIVED]++;
+	if (msg->type <= CREM_MSG_CLOSE)
+		csf->stats.received[msg->type]++;
+	if (csf->state == CREM_CSF_CLOSED ||
+	    csf->state == CREM_CSF_UNPROTECTED ||
+	    (msg->type != CREM_MSG_PATH_REPORT &&
+	     msg->type != CREM_MSG_HELLO_ACK &&
+	     (csf->state != CREM_CSF_ACTIVE || msg->flow_id != csf->flow_id))) {
+		csf->stats.v[CREM_FS_MSGS_IGNORED]++;
+		return -ENOENT;
+	}
+	switch (msg->type) {
+	case CREM_MSG_HELLO_ACK:
+		err = crem_csf_hello_ack(&csf->hello, msg);
+		if (!err)
+			hello_acked(csf);
+		break;
+	case CREM_MSG_PARAM_ACK:
+		err = crem_csf_param_ack(&csf->param, msg);
+		if (!err && csf->param.attempts == 1)
+			crem_srtt_sample(&csf->srtt_ns, &csf->have_srtt,
+					 now(csf) - (csf->param.deadline_ns -
+						     csf->param.rto_ns));
+		break;
+	case CREM_MSG_REPAIR_REQUEST:
+		err = request(csf, msg);
+		break;
+	case CREM_MSG_LOSS_REPORT:
+		loss_report(csf, msg);
+		break;
+	case CREM_MSG_PATH_REPORT:
+		err = csf->state == CREM_CSF_ACTIVE ? path_report(csf, msg) :
+		      -ENOENT;
+		break;
+	case CREM_MSG_CLOSE:
+		csf->stats.v[CREM_FS_CLOSES_RECEIVED]++;
+		csf->close_reason = msg->close.reason;
+		crem_csf_destroy(csf);
+		csf->state = CREM_CSF_CLOSED;
+		break;
+	default:
+		err = -EPROTO;
+		break;
+	}
+	if (err)
+		csf->stats.v[CREM_FS_MSGS_IGNORED]++;
+	if (csf->state != CREM_CSF_CLOSED)
+		arm_flow(csf);
+	return err;
+}
+
+void crem_csf_timeout(struct crem_csf *csf)
+{
+	u64 t = now(csf);
+
+	csf->armed_ns = CREM_NO_DEADLINE;
+	switch (csf->state) {
+	case CREM_CSF_NEGOTIATING:
+		crem_csf_hello_timeout(&csf->hello);
+		if (csf->hello.state == CREM_HELLO_FAILED)
+			csf->state = CREM_CSF_UNPROTECTED;
+		break;
+	case CREM_CSF_ACTIVE:
+		crem_csf_param_timeout(&csf->param, csf->next_psn);
+		if (csf->param.state == CREM_PARAM_FAILED) {
+			crem_csf_close(csf, CREM_CLOSE_PARAM_SYNC_FAILED);
+			return;
+		}
+		if (t - csf->last_activity_ns >= csf->cfg.idle_ns) {
+			crem_csf_close(csf, CREM_CLOSE_FLOW_ENDED);
+			return;
+		}
+		if (csf->open && t >= csf->last_source_ns + csf->gap_ns +
+				      csf->cfg.burst_gap_ns)
+			close_block(csf, newest(csf), true);
+		send_all_due(csf);
+		break;
+	default:
+		break;
+	}
+	arm_flow(csf);
+}
+
+void crem_csf_close(struct crem_csf *csf, u16 reason)
+{
+	struct crem_msg m = {
+		.type = CREM_MSG_CLOSE, .flow_id = csf->flow_id,
+		.close = { .reason = reason },
+	};
+	u8 buf[CREM_COMMON_HDR_LEN + 4];
+	int len;
+
+	if (csf->state == CREM_CSF_CLOSED)
+		return;
+	if (csf->state == CREM_CSF_ACTIVE) {
+		len = crem_wire_build(&m, buf, sizeof(buf));
+		if (len > 0 && !crem_engine_send(csf->env, csf->owner,
+						 &csf->stats, buf, len,
+						 csf->dscp))
+			csf->stats.v[CREM_FS_CLOSES_SENT]++;
+	}
+	csf->close_reason = reason;
+	crem_csf_destroy(csf);
+	csf->state = CREM_CSF_CLOSED;
+}
+
+void crem_csf_destroy(struct crem_csf *csf)
+{
+	while (csf->count)
+		pop_oldest(csf, false);
+	release(csf, csf->msg, csf->msg_size);
+	release(csf, csf->coded, csf->coded_size);
+	csf->msg = NULL;
+	csf->coded = NULL;
+	csf->open = false;
+	if (csf->env)
+		csf->env->ops->arm(csf->env->ctx, csf->owner, CREM_NO_DEADLINE);
+}

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The CREM sender function (CSF) for one protected flow: one direction of
+ * one RoCEv2 connection, from HELLO to CLOSE.
+ *
+ * States:
+ *
+ *   NEGOTIATING --HELLO_ACK--> ACTIVE --CLOSE sent or received--> CLOSED
+ *        |
+ *        +--eight HELLOs unanswered--> UNPROTECTED
+ *
+ * In every state the flow's packets pass untouched; the CSF only reads
+ * them.  While ACTIVE it groups them into blocks (csf_block.h), sends m
+ * repairs as each block closes (at most m/k of the flow's packet rate,
+ * plus a burst of two blocks' repairs), answers REPAIR_REQUESTs with coded
+ * retransmissions or Source Copy, and keeps each block until the RDMA
+ * transport acknowledges it.  LOSS_REPORTs and PATH_REPORTs feed the
+ * policy (policy.h), whose m reaches the CRF through PARAM_UPDATE
+ * (param.h).  The flow closes itself on parameter synchronisation failure
+ * (reason 2), a circuit breaker lasting a minute (4) or idleness (1); the
+ * owner then destroys it.
+ *
+ * Memory: the structure itself, plus one buffer per block kept, from the
+ * environment's alloc(); at most cfg.max_blocks blocks (the oldest is given
+ * up when a new one needs room).
+ *
+ * Locking: the engine takes no locks.  The caller serialises every call
+ * for one flow, including the timeout and destroy, and calls them from a
+ * context where the environment's operations may run.
+ */
+#ifndef CREM_CORE_CSF_H
+#define CREM_CORE_CSF_H
+
+#include "csf_block.h"
+#include "engine.h"
+#include "param.h"
+#include "policy.h"
+#include "roce.h"
+
+enum crem_csf_state {
+	CREM_CSF_NEGOTIATING,
+	CREM_CSF_ACTIVE,
+	CREM_CSF_UNPROTECTED,
+	CREM_CSF_CLOSED,
+};
+
+struct crem_csf_slot {
+	struct crem_csf_block *block;	/* NULL: free */
+	size_t size;
+	u64 last_source_ns;
+	u64 answered_ns;		/* last request answered */
+	u8 rounds;			/* coded rounds answered */
+	u8 repairs_due;			/* ordinary repairs not yet sent */
+	bool retransmitted;		/* a source came twice: no RTT sample */
+	bool deferred;			/* the rate held its repairs back */
+	bool fell_back;
+};
+
+struct crem_csf {
+	const struct crem_env *env;
+	void *owner;
+	struct crem_sub_env sub;	/* for hello and param */
+	struct crem_engine_config cfg;
+	enum crem_csf_state state;
+	u16 close_reason;
+	struct crem_csf_hello hello;
+	struct crem_csf_param param;
+	struct crem_policy policy;
+	u32 flow_id;
+	u16 symbol_len;			/* T in use */
+	u8 dscp;			/* the flow's, for REPAIR messages */
+
+	/* Blocks, oldest first: ring[(first + i) % max_blocks]. */
+	struct crem_csf_slot *ring;
+	u16 first, count;
+	bool open;			/* the newest block is still open */
+	u32 next_psn;			/* one past the newest PSN seen */
+	u32 acked_psn;			/* RDMA acknowledged through this */
+	bool have_ack;
+
+	/* Repair rate: credit in 1/k repair units, m per source. */
+	u64 credit;
+	u64 srtt_ns;
+	bool have_srtt;
+	u64 gap_ns;			/* EWMA of source inter-arrival */
+	u64 last_source_ns;
+	u64 last_activity_ns;
+	u64 report_repairs;		/* REPAIRs sent since the last report */
+	u64 psn_per_srtt;		/* PSNs sent per SRTT, for the lead */
+	u64 rate_mark_ns;
+	u32 rate_mark_psn;
+	bool breaker_was;
+	u8 applied_id;			/* configuration of the newest block */
+	u64 armed_ns;			/* the deadline the environment has */
+	u32 repairs_due;		/* over all blocks */
+
+	struct crem_flow_stats stats;
+	/* From alloc() at start: one message, and CREM_CSF_BATCH symbols. */
+	u8 *msg;
+	size_t msg_size;
+	u8 *coded;
+	size_t coded_size;
+};
+
+/* Coded symbols computed per pass, then sent back to back. */
+#define CREM_CSF_BATCH 8
+
+/* REPAIR header with both bitmaps at k = 255, before the symbol. */
+#define CREM_REPAIR_MAX_HDR (20 + 2 * 32)
+
+/**
+ * crem_csf_start() - create the sending side of a flow and send HELLO
+ * @csf: the flow, zeroed or not
+ * @env: the environment; must outlive the flow
+ * @owner: what the environment knows the flow by
+ * @cfg: tunables, checked by crem_engine_config_check(); copied
+ * @desc: the flow: addresses, destination QP, RDMA MTU
+ * @next_psn: the PSN of the packet that made the flow known
+ * @ring: cfg->max_blocks slots, owned by the caller until destroy
+ *
+ * Return: 0; -EINVAL for a bad configuration or descriptor; -ENOMEM.
+ */
+int crem_csf_start(struct crem_csf *csf, const struct crem_env *env,
+		   void *owner, const struct crem_engine_config *cfg,
+		   const struct crem_flow_desc *desc, u32 next_psn,
+		   struct crem_csf_slot *ring);
+
+/**
+ * crem_csf_source() - a packet of the flow leaves toward the CRF
+ * @csf: the flow
+ * @pkt: the packet, parsed by crem_roce_parse_ip(); read only
+ * @udp_payload: its UDP payload (BTH through ICRC)
+ * @len: the payload's length
+ *
+ * Sources are coded; acknowledgements and other packets are ignored.  The
+ * packet itself always goes on: the CSF never holds or changes it.
+ */
+void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
+		     const u8 *udp_payload, size_t len);
+
+/*
+ * The RDMA transport's acknowledgement for the flow came back (an ACK, an
+ * atomic ACK or a NAK, parsed): blocks it covers are released.
+ */
+void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack);
+
+/**
+ * crem_csf_receive() - a CREM message for this flow
+ * @csf: the flow
+ * @msg: parsed, and from the bound peer (or, for PATH_REPORT, from an
+ *	 allowed reporter: the caller checks the source address)
+ * @ce: the datagram carried a CE mark
+ *
+ * Return: 0 if the message was used, or -errno why it was ignored.
+ */
+int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce);
+
+/* The flow's deadline passed (see env.h's arm()). */
+void crem_csf_timeout(struct crem_csf *csf);
+
+/* Code the sources of the open block stored so far (batch boundary). */
+void crem_csf_flush(struct crem_csf *csf);
+
+/* Send CLOSE with @reason and stop protecting; blocks are freed. */
+void crem_csf_close(struct crem_csf *csf, u16 reason);
+
+/* Free every block; the flow must not be used afterwards. */
+void crem_csf_destroy(struct crem_csf *csf);
+
+/* The configuration in use. */
+static inline const struct crem_config *
+crem_csf_config(const struct crem_csf *csf)
+{
+	return &csf->param.current;
+}
+
+#endif /* CREM_CORE_CSF_H */
