@@ -60,7 +60,136 @@ static bool pos_known(struct crem_crf *crf, u32 psn)
 static bool before_window(const struct crem_crf *crf, u32 psn)
 {
 	return crf->have_frontier &&
-	       crem_psn_offset(crf->frontier, psn) > crf->window;
+	       crem_psn_diff(crf->frontier, psn) > (s32)crf->window;
+}
+
+/* ---- pinned sources ------------------------------------------------ */
+
+/*
+ * A gap with no REPAIR to explain it is asked about by PSN range, and the
+ * answer takes a round trip: longer than the window keeps sources at a
+ * high rate.  The sources of whatever block holds the gap lie within k - 1
+ * positions of it, so those are pinned: copied out of the window into a
+ * region of their own until the answer gives the block's geometry.
+ */
+static struct crem_crf_pin *pin_of(struct crem_crf *crf, u32 psn)
+{
+	unsigned int i;
+
+	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+		struct crem_crf_pin *pin = &crf->pins[i];
+
+		if (pin->symbols && crem_psn_in_range(psn, pin->start, pin->count))
+			return pin;
+	}
+	return NULL;
+}
+
+static void pin_free(struct crem_crf *crf, struct crem_crf_pin *pin)
+{
+	if (pin->symbols)
+		crf->npins--;
+	release(crf, pin->symbols, pin->size);
+	memset(pin, 0, sizeof(*pin));
+}
+
+/* Keep a source arriving inside a pinned region there too. */
+static void pin_store(struct crem_crf *crf, u32 psn, const u8 *sym)
+{
+	unsigned int i;
+
+	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+		struct crem_crf_pin *pin = &crf->pins[i];
+		u32 off;
+
+		if (!pin->symbols || !crem_psn_in_range(psn, pin->start, pin->count))
+			continue;
+		off = crem_psn_offset(psn, pin->start);
+		memcpy(pin->symbols + (size_t)off * crf->stride, sym, crf->stride);
+		pin->have[off / 8] |= 1u << (off % 8);
+	}
+}
+
+/* The received source symbol of @psn, from the window or a pin. */
+static const u8 *source_of(struct crem_crf *crf, u32 psn)
+{
+	const struct crem_crf_pos *p = pos_of(crf, psn);
+	struct crem_crf_pin *pin;
+	u32 off;
+
+	if (p->psn == psn && p->state == CREM_POS_RECEIVED)
+		return symbol_of(crf, psn);
+	pin = pin_of(crf, psn);
+	if (!pin)
+		return NULL;
+	off = crem_psn_offset(psn, pin->start);
+	return pin->have[off / 8] & 1u << (off % 8) ?
+	       pin->symbols + (size_t)off * crf->stride : NULL;
+}
+
+/* Is @psn's source here, arrived or restored? */
+static bool have_source(struct crem_crf *crf, u32 psn)
+{
+	return pos_state(crf, psn) == CREM_POS_RESTORED || source_of(crf, psn);
+}
+
+/* Pin the sources of every block that may hold PSNs @gap..+@count. */
+static void pin_around(struct crem_crf *crf, u32 gap, u32 count, u64 t)
+{
+	unsigned int k = crf->limits.max_k, i, j;
+	u32 start = crem_psn_add(gap, -(s32)(k - 1));
+	u32 span = count + 2 * (k - 1);
+	u64 expires = t + (RANGE_TRIES + 1) *
+		      (crf->srtt_ns + crf->srtt_ns / 4 + crf->cfg.reorder_ns);
+	struct crem_crf_pin *pin = pin_of(crf, start), *victim = NULL;
+
+	if (pin && crem_psn_in_range(crem_psn_add(start, span - 1), pin->start,
+				     pin->count)) {
+		pin->expires_ns = expires;
+		return;
+	}
+	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+		pin = &crf->pins[i];
+		if (!pin->symbols) {
+			victim = pin;
+			break;
+		}
+		if (!victim || pin->expires_ns < victim->expires_ns)
+			victim = pin;
+	}
+	pin_free(crf, victim);
+	victim->size = (size_t)span * crf->stride + (span + 7) / 8;
+	victim->symbols = alloc(crf, victim->size);
+	if (!victim->symbols) {
+		crf->stats.v[CREM_FS_MEMORY_REFUSED]++;
+		memset(victim, 0, sizeof(*victim));
+		return;
+	}
+	crf->npins++;
+	victim->count = span;
+	victim->have = victim->symbols + (size_t)span * crf->stride;
+	memset(victim->have, 0, (span + 7) / 8);
+	victim->start = start;
+	victim->expires_ns = expires;
+	for (j = 0; j < span; j++) {
+		u32 psn = crem_psn_add(start, j);
+		const struct crem_crf_pos *p = pos_of(crf, psn);
+
+		if (p->psn == psn && p->state == CREM_POS_RECEIVED) {
+			memcpy(victim->symbols + (size_t)j * crf->stride,
+			       symbol_of(crf, psn), crf->stride);
+			victim->have[j / 8] |= 1u << (j % 8);
+		}
+	}
+}
+
+static void pins_expire(struct crem_crf *crf, u64 t)
+{
+	unsigned int i;
+
+	for (i = 0; i < crf->cfg.max_open_blocks; i++)
+		if (crf->pins[i].symbols && crf->pins[i].expires_ns <= t)
+			pin_free(crf, &crf->pins[i]);
 }
 
 static int send_msg(struct crem_crf *crf, struct crem_msg *m)
@@ -306,12 +435,9 @@ static struct crem_fec_set slot_missing(struct crem_crf *crf,
 	struct crem_fec_set missing = { 0 };
 	unsigned int j;
 
-	crem_set_for_each(j, &s->present) {
-		u8 st = pos_state(crf, crem_psn_add(s->start, j));
-
-		if (st != CREM_POS_RECEIVED && st != CREM_POS_RESTORED)
+	crem_set_for_each(j, &s->present)
+		if (!have_source(crf, crem_psn_add(s->start, j)))
 			crem_set_add(&missing, j);
-	}
 	return missing;
 }
 
@@ -341,12 +467,10 @@ static int ensure_block(struct crem_crf *crf, struct crem_crf_slot *s)
 	}
 	crem_set_for_each(j, &s->present) {
 		u32 psn = crem_psn_add(s->start, j);
-		u8 st = pos_state(crf, psn);
+		const u8 *sym = source_of(crf, psn);
 		size_t len;
-		const u8 *sym = symbol_of(crf, psn);
 
-		if (st == CREM_POS_RECEIVED &&
-		    !crem_symbol_to_packet(sym, crf->stride, &len))
+		if (sym && !crem_symbol_to_packet(sym, crf->stride, &len))
 			crem_crf_block_add_source(s->block, psn, sym + 2, len);
 	}
 	return crem_crf_block_set_geometry(s->block, s->k, &s->present,
@@ -399,11 +523,18 @@ static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
 	send_fallback(crf, s, &bad);
 }
 
-/* Evidence that @s should be complete: decide after the allowance. */
-static void evidence(struct crem_crf *crf, struct crem_crf_slot *s, u64 t)
+/*
+ * Evidence that @s should be complete: decide after the allowance.  Once
+ * a request is out, only its answer (@answer) brings the next step
+ * forward; later packets say nothing new.
+ */
+static void evidence(struct crem_crf *crf, struct crem_crf_slot *s, u64 t,
+		     bool answer)
 {
 	u64 d = t + crf->cfg.reorder_ns;
 
+	if (!answer && (s->rounds || s->fallback_sent))
+		return;
 	if (s->state == CREM_SLOT_OPEN && d < s->deadline_ns) {
 		s->deadline_ns = d;
 		arm_at(crf, d);
@@ -418,6 +549,16 @@ static unsigned int repairs_serving(const struct crem_crf_block *b,
 	for (t = 0; t < b->nr_repairs; t++)
 		n += crem_set_subset(missing, &b->repair[t].lset);
 	return n;
+}
+
+/*
+ * How long an answer may take: a round trip and the allowance, with a
+ * quarter SRTT of margin, because the CSF answers at most once per its own
+ * SRTT and its estimate may be a little larger than ours.
+ */
+static u64 retry_ns(const struct crem_crf *crf)
+{
+	return crf->srtt_ns + crf->srtt_ns / 4 + crf->cfg.reorder_ns;
 }
 
 static void send_request(struct crem_crf *crf, struct crem_crf_slot *s,
@@ -455,7 +596,7 @@ static void send_fallback(struct crem_crf *crf, struct crem_crf_slot *s,
 {
 	send_request(crf, s, lost, 0, true);
 	s->fallback_sent = true;
-	s->deadline_ns = now(crf) + crf->srtt_ns + crf->cfg.reorder_ns;
+	s->deadline_ns = now(crf) + retry_ns(crf);
 }
 
 /*
@@ -486,7 +627,7 @@ static void slot_step(struct crem_crf *crf, struct crem_crf_slot *s, u64 t)
 	if (s->rounds < 2) {
 		s->rounds++;
 		send_request(crf, s, &missing, held, false);
-		s->deadline_ns = t + crf->srtt_ns + crf->cfg.reorder_ns;
+		s->deadline_ns = t + retry_ns(crf);
 	} else if (crf->cfg.fallback_source_copy && !s->fallback_sent) {
 		send_fallback(crf, s, &missing);
 	} else {
@@ -506,7 +647,7 @@ static struct crem_crf_slot *geometry(struct crem_crf *crf,
 		return s->k == r->k && s->config_id == r->config_id &&
 		       !memcmp(&s->present, &r->present, sizeof(s->present)) ?
 		       s : NULL;
-	if (before_window(crf, r->block_start))
+	if (before_window(crf, r->block_start) && !pin_of(crf, r->block_start))
 		return NULL;
 	s = new_slot(crf);
 	s->state = CREM_SLOT_OPEN;
@@ -522,7 +663,9 @@ static struct crem_crf_slot *geometry(struct crem_crf *crf,
 		u32 psn = crem_psn_add(s->start, j);
 		struct crem_crf_pos *p = pos_of(crf, psn);
 
-		if (crem_set_has(&s->present, j) || pos_known(crf, psn))
+		/* A pinned old block must not overwrite newer positions. */
+		if (crem_set_has(&s->present, j) || pos_known(crf, psn) ||
+		    before_window(crf, psn))
 			continue;
 		/* Absent: neither coded nor expected; ordering passes it. */
 		p->psn = psn;
@@ -533,7 +676,7 @@ static struct crem_crf_slot *geometry(struct crem_crf *crf,
 	/* A packet beyond the block came already. */
 	if (crf->have_frontier &&
 	    !crem_psn_before(crf->frontier, crem_psn_add(s->start, s->k)))
-		evidence(crf, s, t);
+		evidence(crf, s, t, false);
 	return s;
 }
 
@@ -563,6 +706,11 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		crf->stats.v[CREM_FS_REPAIRS_REJECTED]++;
 		return -EINVAL;
 	}
+	if (r->config_id == crf->param.config[crf->param.newest].id &&
+	    !crf->newest_seen) {
+		crf->newest_seen = true;
+		crf->newest_seen_ns = t;
+	}
 	s = geometry(crf, r, c, t);
 	if (!s) {
 		crf->stats.v[CREM_FS_REPAIRS_REJECTED]++;
@@ -574,8 +722,12 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		crf->request_ns = 0;
 	}
 	if (info) {
+		/* Keep its sources now: the window moves on before the answer. */
+		lset = slot_missing(crf, s);
+		if (crem_set_count(&lset) && !s->block && ensure_block(crf, s))
+			return -ENOMEM;
 		if (crem_set_count(&s->present))
-			evidence(crf, s, t);
+			evidence(crf, s, t, false);
 		try_decode(crf, s);
 		return 0;
 	}
@@ -584,9 +736,9 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		return 0;
 	}
 	if (!retx && r->index < s->m && ++s->ordinary_seen == s->m)
-		evidence(crf, s, t);
+		evidence(crf, s, t, false);
 	if (msg->flags & CREM_REPAIR_F_LAST)
-		evidence(crf, s, t);
+		evidence(crf, s, t, retx);
 	lset = slot_missing(crf, s);
 	if (!crem_set_count(&lset) && !s->block) {
 		crf->stats.v[CREM_FS_REPAIRS_USELESS]++;
@@ -669,7 +821,7 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 
 		if (s->state == CREM_SLOT_OPEN &&
 		    !crem_psn_before(psn, crem_psn_add(s->start, s->k)))
-			evidence(crf, s, t);
+			evidence(crf, s, t, false);
 	}
 }
 
@@ -682,6 +834,8 @@ static void cover(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 {
 	u32 j;
 
+	if (before_window(crf, psn))
+		return;
 	for (j = 1; j < span; j++) {
 		struct crem_crf_pos *q = pos_of(crf, crem_psn_add(psn, j));
 
@@ -727,6 +881,21 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		crf->stats.v[CREM_FS_SOURCES_DUPLICATE]++;
 		return CREM_CRF_PASS;
 	}
+	/*
+	 * Older than the window (the RDMA transport's own retransmission,
+	 * long after): its window position belongs to a newer PSN now.  It
+	 * only matters to a block still waiting for it.
+	 */
+	if (before_window(crf, psn)) {
+		crf->stats.v[CREM_FS_SOURCES_DUPLICATE]++;
+		s = slot_of_psn(crf, psn);
+		if (s && s->state == CREM_SLOT_OPEN && s->block) {
+			crem_crf_block_add_source(s->block, psn, udp_payload,
+						  len);
+			try_decode(crf, s);
+		}
+		return CREM_CRF_PASS;
+	}
 	crf->stats.v[CREM_FS_SOURCES]++;
 	crf->stats.v[CREM_FS_SOURCE_BYTES] += len;
 	crf->report.received++;
@@ -746,6 +915,8 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	if (crem_symbol_from_packet(symbol_of(crf, psn), crf->stride,
 				    udp_payload, len))
 		p->state = CREM_POS_EMPTY;	/* larger than T: not coded */
+	else if (crf->npins)
+		pin_store(crf, psn, symbol_of(crf, psn));
 	span = crem_roce_psn_span(pkt, crf->desc.rdma_mtu);
 	cover(crf, psn, span, t);
 
@@ -783,7 +954,7 @@ static void range_requests(struct crem_crf *crf, u64 t)
 	struct crem_psn_range ranges[MAX_RANGES];
 	struct crem_msg m = { .type = CREM_MSG_REPAIR_REQUEST,
 			      .flags = CREM_REQ_F_RANGES };
-	unsigned int n = 0;
+	unsigned int n = 0, i;
 	u64 wait = crf->cfg.reorder_ns;
 	u32 p, lo;
 
@@ -816,6 +987,8 @@ static void range_requests(struct crem_crf *crf, u64 t)
 	}
 	if (!n)
 		return;
+	for (i = 0; i < n; i++)
+		pin_around(crf, ranges[i].start, ranges[i].count, t);
 	m.request.request_id = ++crf->request_id;
 	m.request.nranges = n;
 	m.request.ranges = ranges;
@@ -857,11 +1030,20 @@ static void loss_report(struct crem_crf *crf, u64 t)
 	crf->report_start_ns = t;
 }
 
+/*
+ * Does configuration @id still have blocks?  Its open slots say so, and so
+ * does the CSF until it is seen using the newest configuration: blocks it
+ * started before the Effective PSN keep their configuration, and their
+ * repairs may trail by the reordering allowance and a round trip.
+ */
 static bool config_open(void *ctx, u8 id)
 {
 	struct crem_crf *crf = ctx;
 	unsigned int i;
 
+	if (!crf->newest_seen || now(crf) - crf->newest_seen_ns <
+				 2 * crf->srtt_ns + crf->cfg.reorder_ns)
+		return true;
 	for (i = 0; i < crf->cfg.max_open_blocks; i++)
 		if (crf->slots[i].state == CREM_SLOT_OPEN &&
 		    crf->slots[i].config_id == id)
@@ -915,6 +1097,7 @@ void crem_crf_timeout(struct crem_crf *crf)
 		return;
 	}
 	hold_expired(crf, t);
+	pins_expire(crf, t);
 	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
 		struct crem_crf_slot *s = &crf->slots[i];
 
@@ -930,6 +1113,7 @@ void crem_crf_timeout(struct crem_crf *crf)
 
 int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 {
+	u8 newest;
 	int err = 0;
 
 	crf->stats.v[CREM_FS_MSGS_RECEIVED]++;
@@ -946,8 +1130,11 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		err = crem_crf_hello_again(crf, msg);
 		break;
 	case CREM_MSG_PARAM_UPDATE:
+		newest = crf->param.newest;
 		crem_crf_param_update(&crf->param, &crf->sub.env, crf, msg,
 				      &crf->limits);
+		if (crf->param.newest != newest)
+			crf->newest_seen = false;
 		break;
 	case CREM_MSG_REPAIR:
 		err = repair(crf, msg, ce);
@@ -973,7 +1160,7 @@ static u32 window_for(const struct crem_engine_config *cfg)
 {
 	u32 w = 64;
 
-	while (w < 4u * cfg->limits.max_k)
+	while (w < 4u * cfg->limits.max_k || w < cfg->window)
 		w *= 2;
 	return w;
 }
@@ -1021,10 +1208,12 @@ int crem_crf_start(struct crem_crf *crf, const struct crem_env *env,
 	crf->pos = alloc(crf, crf->window * sizeof(*crf->pos));
 	crf->symbols = alloc(crf, crf->window * crf->stride);
 	crf->slots = alloc(crf, cfg->max_open_blocks * sizeof(*crf->slots));
+	crf->pins = alloc(crf, cfg->max_open_blocks * sizeof(*crf->pins));
 	crf->held = alloc(crf, (cfg->max_held + 1) * sizeof(*crf->held));
 	crf->pkt = alloc(crf, crf->pkt_size);
 	crf->msg = alloc(crf, crf->msg_size);
-	if (!crf->pos || !crf->symbols || !crf->slots || !crf->held ||
+	if (!crf->pos || !crf->symbols || !crf->slots || !crf->pins ||
+	    !crf->held ||
 	    !crf->pkt || !crf->msg) {
 		crem_crf_destroy(crf);
 		return -ENOMEM;
@@ -1033,6 +1222,7 @@ int crem_crf_start(struct crem_crf *crf, const struct crem_env *env,
 	/* PSN 0 must not look present before it arrives. */
 	crf->pos[0].psn = CREM_PSN_MASK + 1;
 	memset(crf->slots, 0, cfg->max_open_blocks * sizeof(*crf->slots));
+	memset(crf->pins, 0, cfg->max_open_blocks * sizeof(*crf->pins));
 	crem_crf_param_init(&crf->param, &none);
 
 	id = crem_crf_hello(&crf->sub.env, crf, hello, &cfg->limits, in_use,
@@ -1084,6 +1274,11 @@ void crem_crf_destroy(struct crem_crf *crf)
 	if (crf->slots)
 		for (i = 0; i < crf->cfg.max_open_blocks; i++)
 			free_slot(crf, &crf->slots[i]);
+	if (crf->pins)
+		for (i = 0; i < crf->cfg.max_open_blocks; i++)
+			pin_free(crf, &crf->pins[i]);
+	release(crf, crf->pins, crf->cfg.max_open_blocks * sizeof(*crf->pins));
+	crf->pins = NULL;
 	release(crf, crf->pos, crf->window * sizeof(*crf->pos));
 	release(crf, crf->symbols, crf->window * crf->stride);
 	release(crf, crf->slots, crf->cfg.max_open_blocks * sizeof(*crf->slots));

@@ -88,6 +88,16 @@ struct crem_crf_slot {
 	u64 created_ns;
 };
 
+/* Sources kept for a gap asked about by PSN range (see crf.c). */
+struct crem_crf_pin {
+	u32 start;
+	u32 count;
+	u64 expires_ns;
+	u8 *symbols;		/* count symbols, then the have bitmap */
+	u8 *have;
+	size_t size;
+};
+
 struct crem_crf_held {
 	u32 psn;
 	u64 arrival_ns;
@@ -106,6 +116,8 @@ struct crem_crf {
 	u64 nonce;
 	struct crem_limits limits;	/* effective: ours and the CSF's */
 	struct crem_crf_param param;
+	bool newest_seen;		/* a REPAIR of the newest configuration */
+	u64 newest_seen_ns;
 	u8 hello_ack[CREM_HELLO_ACK_MAX];
 	u8 hello_ack_len;
 	u64 armed_ns;			/* the deadline the environment has */
@@ -123,6 +135,8 @@ struct crem_crf {
 	bool have_next;
 
 	struct crem_crf_slot *slots;	/* cfg.max_open_blocks */
+	struct crem_crf_pin *pins;	/* cfg.max_open_blocks */
+	unsigned int npins;
 	struct crem_crf_held *held;	/* cfg.max_held, PSN order */
 	u16 nheld;
 

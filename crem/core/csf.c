@@ -159,6 +159,19 @@ static void send_all_due(struct crem_csf *csf)
 
 		if (!s->repairs_due)
 			continue;
+		/*
+		 * A repair held back past the CRF's reordering allowance
+		 * would come after its request: the rate budget is better
+		 * spent on newer blocks, and a coded retransmission, bounded
+		 * by the loss, covers this one.
+		 */
+		if (now(csf) - s->closed_ns > csf->cfg.reorder_ns) {
+			csf->stats.v[CREM_FS_REPAIRS_RATE_DROPPED] +=
+				s->repairs_due;
+			csf->repairs_due -= s->repairs_due;
+			s->repairs_due = 0;
+			continue;
+		}
 		send_due(csf, s);
 		if (s->repairs_due && !s->deferred) {
 			s->deferred = true;
@@ -183,6 +196,7 @@ static void close_block(struct crem_csf *csf, struct crem_csf_slot *s,
 			bool early)
 {
 	crem_csf_block_close(s->block);
+	s->closed_ns = now(csf);
 	csf->open = false;
 	if (early)
 		csf->stats.v[CREM_FS_BLOCKS_CLOSED_EARLY]++;
@@ -473,6 +487,24 @@ void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
 	arm_flow(csf);
 }
 
+int crem_csf_set_m(struct crem_csf *csf, u8 m)
+{
+	u8 k = csf->param.current.k;
+
+	if (csf->state != CREM_CSF_ACTIVE || !k)
+		return -ENOTCONN;
+	if (m > csf->hello.effective.max_m || m + k > 255)
+		return -EINVAL;
+	if (csf->param.state == CREM_PARAM_PENDING ||
+	    csf->param.state == CREM_PARAM_ACKED)
+		return -EBUSY;
+	csf->cfg.m = m;
+	if (!csf->cfg.adaptive)
+		propose(csf, m);
+	arm_flow(csf);
+	return 0;
+}
+
 void crem_csf_flush(struct crem_csf *csf)
 {
 	if (csf->open)
@@ -481,6 +513,7 @@ void crem_csf_flush(struct crem_csf *csf)
 
 void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack)
 {
+	unsigned int freed = 0;
 	u32 through;
 	u64 sample = 0;
 
@@ -504,11 +537,15 @@ void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack)
 		if (!b->closed ||
 		    crem_psn_before(through, crem_psn_add(block_end(b), -1)))
 			break;
-		if (!s->retransmitted && !s->repairs_due)
-			sample = now(csf) - s->last_source_ns;
+		sample = s->retransmitted ? 0 : now(csf) - s->last_source_ns;
 		pop_oldest(csf, true);
+		freed++;
 	}
-	if (sample) {
+	/*
+	 * An ACK that frees one block times it; one that frees several ends
+	 * a stall (a loss the receiver waited for) and would overstate it.
+	 */
+	if (sample && freed == 1) {
 		crem_srtt_sample(&csf->srtt_ns, &csf->have_srtt, sample);
 		csf->policy.par.srtt_ns = csf->srtt_ns;
 	}

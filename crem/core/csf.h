@@ -48,6 +48,7 @@ struct crem_csf_slot {
 	struct crem_csf_block *block;	/* NULL: free */
 	size_t size;
 	u64 last_source_ns;
+	u64 closed_ns;
 	u64 answered_ns;		/* last request answered */
 	u8 rounds;			/* coded rounds answered */
 	u8 repairs_due;			/* ordinary repairs not yet sent */
@@ -157,6 +158,14 @@ int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce);
 
 /* The flow's deadline passed (see env.h's arm()). */
 void crem_csf_timeout(struct crem_csf *csf);
+
+/*
+ * The control plane changed the fixed m: propose it to the CRF (adaptive
+ * flows keep following the policy).  Return: 0; -EBUSY while another
+ * change is in flight; -EINVAL beyond the negotiated limits; -ENOTCONN
+ * before negotiation completes.
+ */
+int crem_csf_set_m(struct crem_csf *csf, u8 m);
 
 /* Code the sources of the open block stored so far (batch boundary). */
 void crem_csf_flush(struct crem_csf *csf);

@@ -30,6 +30,7 @@ void crem_engine_config_default(struct crem_engine_config *cfg)
 	cfg->burst_gap_ns = 50 * CREM_US;
 	cfg->max_blocks = 256;
 	cfg->max_held = 256;
+	cfg->window = 1024;
 }
 
 int crem_engine_config_check(const struct crem_engine_config *cfg,
@@ -54,6 +55,8 @@ int crem_engine_config_check(const struct crem_engine_config *cfg,
 		bad = "max_t must be at least 3";
 	else if (!cfg->max_open_blocks || !cfg->limits.max_open_blocks)
 		bad = "max_open_blocks must be at least 1";
+	else if (cfg->window > 1u << 20)
+		bad = "window must be at most 2^20 positions";
 	else if (cfg->max_blocks < 2)
 		bad = "max_blocks must be at least 2";
 	else if (!cfg->initial_rtt_ns || !cfg->idle_ns || !cfg->burst_gap_ns)

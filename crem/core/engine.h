@@ -36,6 +36,7 @@ struct crem_engine_config {
 	u64 burst_gap_ns;	/* the CSF closes a block after this silence */
 	u16 max_blocks;		/* CSF: blocks kept for retransmission */
 	u16 max_held;		/* CRF: packets held for ordering */
+	u32 window;		/* CRF: PSN positions of sources kept */
 };
 
 /* The draft's recommendations and crem's defaults for the rest. */

@@ -7,6 +7,8 @@
 /* Breaker thresholds: loss above 10 %, CE above 50 %. */
 #define BREAKER_LOSS	(CREM_Q31 / 10)
 #define BREAKER_CE	(CREM_Q31 / 2)
+/* A queue that marks one packet in a hundred is congested. */
+#define CONGESTION_CE	(CREM_Q31 / 100)
 /* EWMA weight of a new sample: 1/8. */
 #define EWMA_SHIFT	3
 
@@ -138,11 +140,16 @@ void crem_policy_loss_report(struct crem_policy *pol,
 		return;
 	loss = fraction(r->expected - received, r->expected);
 	ce = fraction(r->ce_marked, received);
-	/* Congestion: CE rising, or a reporter saw queues grow or overflow. */
+	/*
+	 * Congestion: CE rising, CE marking steadily (a queue that marks
+	 * drops too, once full), or a reporter saw queues grow or overflow.
+	 */
 	pol->congestion = (ce && ce > pol->ce) || pol->path_evidence;
 	pol->path_evidence = false;
 	ewma(&pol->p, loss, !pol->have_p);
 	ewma(&pol->ce, ce, !pol->have_p);
+	if (pol->ce >= CONGESTION_CE)
+		pol->congestion = true;
 	pol->have_p = true;
 
 	/* Loss or CE on REPAIR messages: less redundancy, none after 1 s. */

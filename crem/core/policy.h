@@ -5,7 +5,7 @@
  *
  * From each LOSS_REPORT the CSF updates an exponentially weighted loss
  * rate p and CE fraction, classifies recent loss as congestion (rising CE
- * marks, a hop's queueing delay growing, a node's queue-overflow drops) or
+ * marks or a CE fraction of 1 % or more, a hop's queueing delay growing, a node's queue-overflow drops) or
  * transmission loss, and chooses m:
  *  - the smallest m for which a block of k + m packets loses more than m
  *    with probability below epsilon, under independent loss at rate p

@@ -162,9 +162,523 @@ static void clean_path(struct kunit *test)
 	end_pair(test, p);
 }
 
+
+static unsigned int count_msgs(const struct crem_pair *p, int dir, u8 type,
+			       u8 flags, bool arrived_only)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < p->nlog; i++)
+		n += p->log[i].dir == dir && p->log[i].type == type &&
+		     (p->log[i].flags & flags) == flags &&
+		     (!arrived_only || !p->log[i].dropped);
+	return n;
+}
+
+/*
+ * Scenario 2: READ requests consume PSNs that never appear in this
+ * direction.  The CRF learns them from the DMA Length; when a READ is lost
+ * it cannot, asks by PSN range, and the CSF answers with INFO (the Present
+ * Bitmap) and one coded symbol.  With m = 0 no REPAIR tells the geometry.
+ */
+static void read_absent_positions_and_info(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d = { .mask = 1u << 4 };
+	const struct crem_pair_event *e;
+	struct crem_pair *p;
+	unsigned int i, ranges = 0;
+	size_t n;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 16;
+	par.csf_cfg.m = 0;
+	par.crf_cfg = par.csf_cfg;
+	p = new_pair(test, &par);
+	d.base = p->next_psn;
+	p->user = &d;
+	p->drop_data = drop_mask;
+	/* 0: write; 1: READ of 3 MTUs (1-3); 4: READ of 2 MTUs, lost (4-5) */
+	crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 100);
+	crem_pair_send_kind(p, CREM_TRAFFIC_READ, 3 * 1024);
+	crem_pair_send_kind(p, CREM_TRAFFIC_READ, 2 * 1024);
+	for (i = 0; i < 6; i++)
+		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 100);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+
+	/* Only the lost READ's PSNs were asked about, never 2-3. */
+	for (n = 0; n < p->nlog; n++) {
+		e = &p->log[n];
+		if (e->type != CREM_MSG_REPAIR_REQUEST)
+			continue;
+		KUNIT_EXPECT_TRUE(test, e->flags & CREM_REQ_F_RANGES);
+		for (i = 0; i < e->nranges; i++) {
+			ranges++;
+			KUNIT_EXPECT_EQ(test, e->ranges[i].start, d.base + 4);
+			KUNIT_EXPECT_EQ(test, e->ranges[i].count, 2);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, ranges, 1);
+	e = first_of(p, CREM_PAIR_FWD, CREM_MSG_REPAIR, CREM_REPAIR_F_INFO);
+	KUNIT_ASSERT_TRUE(test, e != NULL);
+	KUNIT_EXPECT_EQ(test, e->msg.repair.block_start, d.base);
+	KUNIT_EXPECT_EQ(test, e->msg.repair.symbol_len, 0);
+	/* Present: 0, 1, 4, 6..11; absent: the READ responses 2, 3 and 5. */
+	KUNIT_EXPECT_EQ(test, e->msg.repair.k, 12);
+	KUNIT_EXPECT_EQ(test, e->msg.repair.present.w[0], 0xfd3);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_INFO_SENT), 1);
+	KUNIT_EXPECT_EQ(test, retx_symbols(p), 1);
+	KUNIT_EXPECT_EQ(test, p->restored, 1);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 4)->restored);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RANGE_REQUESTS_SENT), 1);
+	KUNIT_EXPECT_EQ(test, p->delivered, 9);
+	end_pair(test, p);
+}
+
+static bool drop_param_twice(struct crem_pair *p, int dir,
+			     const struct crem_msg *m)
+{
+	unsigned int *dropped = p->user;
+
+	if (dir == CREM_PAIR_FWD && m->type == CREM_MSG_PARAM_UPDATE &&
+	    m->param_update.config_id == 2 && *dropped < 2) {
+		(*dropped)++;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Scenario 3: the configuration changes mid-flow (m 2 -> 3) and the first
+ * two PARAM_UPDATEs are lost.  The retransmission timeout starts at 2 SRTT
+ * and doubles; the new configuration is used only after its PARAM_ACK and
+ * from its Effective PSN, and the CRF takes repairs of both.
+ */
+static void config_change_with_updates_lost(struct kunit *test)
+{
+	struct crem_pair_params par;
+	unsigned int dropped = 0, updates = 0, first_new = 0;
+	u64 at[8], acked_at = 0, t0;
+	u32 epsn[8], switch_start = 0;
+	struct crem_pair *p;
+	size_t i;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 8;
+	par.crf_cfg = par.csf_cfg;
+	p = new_pair(test, &par);
+	p->user = &dropped;
+	p->drop_msg = drop_param_twice;
+	crem_pair_send(p, 1200, 100 * US);
+	crem_pair_run(p, p->sim.now_ns + 20 * MS);
+	t0 = p->sim.now_ns;
+	KUNIT_ASSERT_EQ(test, crem_csf_set_m(&p->csf, 3), 0);
+	KUNIT_EXPECT_EQ(test, crem_csf_set_m(&p->csf, 4), -EBUSY);
+	crem_pair_run(p, p->sim.now_ns + 150 * MS);
+
+	for (i = 0; i < p->nlog; i++) {
+		const struct crem_pair_event *e = &p->log[i];
+
+		if (e->type == CREM_MSG_PARAM_UPDATE &&
+		    e->msg.param_update.config_id == 2 && updates < 8) {
+			at[updates] = e->at_ns;
+			epsn[updates++] = e->msg.param_update.effective_psn;
+		}
+		if (e->type == CREM_MSG_PARAM_ACK &&
+		    e->msg.param_ack.config_id == 2 && !acked_at)
+			acked_at = e->at_ns + 5 * MS;	/* at the CSF */
+		if (e->type == CREM_MSG_REPAIR && e->dir == CREM_PAIR_FWD &&
+		    e->msg.repair.config_id == 2 && !first_new) {
+			first_new = i;
+			switch_start = e->msg.repair.block_start;
+			/* Never before the acknowledgement arrived. */
+			KUNIT_EXPECT_GE(test, e->at_ns, acked_at);
+			KUNIT_EXPECT_NE(test, acked_at, 0);
+		}
+	}
+	KUNIT_ASSERT_GE(test, updates, 3);
+	KUNIT_EXPECT_EQ(test, dropped, 2);
+	KUNIT_EXPECT_EQ(test, at[0], t0);
+	/* RTO 2 SRTT (20 ms), then doubled; PSN passing resends too. */
+	KUNIT_EXPECT_LE(test, at[1] - at[0], 20 * MS);
+	KUNIT_EXPECT_LE(test, at[2] - at[0], 60 * MS);
+	KUNIT_EXPECT_GT(test, at[2], at[1]);
+	/* Each resend names a later Effective PSN once the old one passed. */
+	KUNIT_EXPECT_TRUE(test, crem_psn_after(epsn[updates - 1], epsn[0]));
+	KUNIT_ASSERT_NE(test, first_new, 0);
+	KUNIT_EXPECT_FALSE(test, crem_psn_before(switch_start,
+						 epsn[updates - 1]));
+	/* Old blocks had indices 0, 1; new ones 0..2; nothing rejected. */
+	for (i = 0; i < p->nlog; i++) {
+		const struct crem_pair_event *e = &p->log[i];
+
+		if (e->type != CREM_MSG_REPAIR || e->dir != CREM_PAIR_FWD)
+			continue;
+		if (e->msg.repair.config_id == 1)
+			KUNIT_EXPECT_LT(test, e->msg.repair.index, 2);
+		else
+			KUNIT_EXPECT_LT(test, e->msg.repair.index, 3);
+	}
+	KUNIT_EXPECT_EQ(test, crem_csf_config(&p->csf)->m, 3);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_CONFIG_CHANGES), 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_REPAIRS_REJECTED), 0);
+	KUNIT_EXPECT_EQ(test, p->delivered, 1200);
+	end_pair(test, p);
+}
+
+static bool drop_hellos(struct crem_pair *p, int dir, const struct crem_msg *m)
+{
+	unsigned int *left = p->user;
+
+	if (dir == CREM_PAIR_FWD && m->type == CREM_MSG_HELLO && *left) {
+		(*left)--;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Scenario 4: HELLO lost three times, retransmitted after 1, 2 and 4 ms;
+ * then, with every HELLO lost, eight attempts and an unprotected flow.
+ */
+static void hello_lost_with_backoff(struct kunit *test)
+{
+	static const u64 when[8] = { 0, 1, 3, 7, 15, 31, 63, 127 };
+	struct crem_pair_params par;
+	unsigned int left = 3, i = 0;
+	struct crem_pair *p = calloc(1, sizeof(*p));
+	size_t n;
+
+	crem_pair_params_default(&par);
+	par.manual_start = true;
+	KUNIT_ASSERT_EQ(test, crem_pair_init(p, &par), 0);
+	p->user = &left;
+	p->drop_msg = drop_hellos;
+	KUNIT_ASSERT_EQ(test, crem_pair_start(p), 0);
+	crem_pair_run(p, 50 * MS);
+	for (n = 0; n < p->nlog; n++)
+		if (p->log[n].type == CREM_MSG_HELLO) {
+			KUNIT_EXPECT_EQ(test, p->log[n].at_ns, when[i] * MS);
+			KUNIT_EXPECT_EQ(test, p->log[n].dropped, i < 3);
+			i++;
+		}
+	/*
+	 * The fourth HELLO (7 ms) is answered at 17 ms, a round trip later:
+	 * the fifth (15 ms) went before, and gets the same Flow ID.
+	 */
+	KUNIT_EXPECT_EQ(test, i, 5);
+	KUNIT_EXPECT_EQ(test, crem_pair_count(p, CREM_PAIR_REV,
+					      CREM_MSG_HELLO_ACK), 2);
+	KUNIT_EXPECT_EQ(test, first_of(p, CREM_PAIR_REV, CREM_MSG_HELLO_ACK,
+				       0)->msg.flow_id, p->crf.flow_id);
+	KUNIT_EXPECT_EQ(test, p->csf.flow_id, p->crf.flow_id);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_ACTIVE);
+	KUNIT_EXPECT_TRUE(test, p->crf_up);
+	end_pair(test, p);
+
+	/* Never answered: eight attempts, then unprotected. */
+	p = calloc(1, sizeof(*p));
+	left = 100;
+	KUNIT_ASSERT_EQ(test, crem_pair_init(p, &par), 0);
+	p->user = &left;
+	p->drop_msg = drop_hellos;
+	KUNIT_ASSERT_EQ(test, crem_pair_start(p), 0);
+	crem_pair_run(p, 400 * MS);
+	i = 0;
+	for (n = 0; n < p->nlog; n++)
+		if (p->log[n].type == CREM_MSG_HELLO) {
+			KUNIT_EXPECT_EQ(test, p->log[n].at_ns, when[i] * MS);
+			i++;
+		}
+	KUNIT_EXPECT_EQ(test, i, 8);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_UNPROTECTED);
+	KUNIT_EXPECT_FALSE(test, p->crf_up);
+	crem_pair_send(p, 10, 10 * US);
+	crem_pair_run(p, p->sim.now_ns + 20 * MS);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_SOURCES_UNPROTECTED), 10);
+	KUNIT_EXPECT_EQ(test, count_msgs(p, CREM_PAIR_FWD, CREM_MSG_REPAIR, 0,
+					 false), 0);
+	KUNIT_EXPECT_EQ(test, p->delivered, 10);
+	end_pair(test, p);
+}
+
+struct lose_round {
+	struct drops d;
+	unsigned int requests, retx;
+};
+
+static bool lose_request_and_retx(struct crem_pair *p, int dir,
+				  const struct crem_msg *m)
+{
+	struct lose_round *l = p->user;
+
+	if (dir == CREM_PAIR_REV && m->type == CREM_MSG_REPAIR_REQUEST &&
+	    !l->requests++)
+		return true;
+	if (dir == CREM_PAIR_FWD && m->type == CREM_MSG_REPAIR &&
+	    (m->flags & CREM_REPAIR_F_RETX) &&
+	    m->repair.scheme == CREM_FEC_CAUCHY_RS)
+		return ++l->retx <= 8;
+	return false;
+}
+
+static bool drop_mask_round(struct crem_pair *p, u32 psn, unsigned int sends)
+{
+	struct lose_round *l = p->user;
+	u32 off = crem_psn_offset(psn, l->d.base);
+
+	return !sends && off < 64 && (l->d.mask >> off & 1);
+}
+
+/*
+ * Scenario 5: the first REPAIR_REQUEST is lost, so the CRF asks again (its
+ * second coded round); the coded symbols of that round are lost too.
+ * After two rounds the block falls back: FALLBACK request, Source Copy.
+ */
+static void request_lost_then_fallback(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct lose_round l = { .d.mask = 0x6 };
+	const struct crem_pair_event *seq[10];
+	struct crem_pair *p;
+	unsigned int n = 0, i;
+	size_t j;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.m = 1;
+	par.crf_cfg = par.csf_cfg;
+	p = new_pair(test, &par);
+	l.d.base = p->next_psn;
+	p->user = &l;
+	p->drop_data = drop_mask_round;
+	p->drop_msg = lose_request_and_retx;
+	for (i = 0; i < 4; i++)
+		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 300);
+	crem_pair_run(p, p->sim.now_ns + 200 * MS);
+
+	for (j = 0; j < p->nlog && n < 10; j++)
+		if (p->log[j].type == CREM_MSG_REPAIR_REQUEST ||
+		    (p->log[j].type == CREM_MSG_REPAIR &&
+		     (p->log[j].flags & CREM_REPAIR_F_RETX)))
+			seq[n++] = &p->log[j];
+	/*
+	 * REQ (lost); REQ, whose M_s is X - r + 1 = 2 because the CRF now
+	 * measures p above 1 %; both coded symbols (lost); FALLBACK REQ;
+	 * Source Copy of both.
+	 */
+	KUNIT_ASSERT_EQ(test, n, 7);
+	KUNIT_EXPECT_EQ(test, seq[0]->type, CREM_MSG_REPAIR_REQUEST);
+	KUNIT_EXPECT_TRUE(test, seq[0]->dropped);
+	KUNIT_EXPECT_EQ(test, seq[0]->msg.request.suggested_m, 1);
+	KUNIT_EXPECT_EQ(test, seq[1]->type, CREM_MSG_REPAIR_REQUEST);
+	KUNIT_EXPECT_FALSE(test, seq[1]->flags & CREM_REQ_F_FALLBACK);
+	KUNIT_EXPECT_EQ(test, seq[1]->msg.request.suggested_m, 2);
+	/* A round trip and a quarter plus the allowance after the first. */
+	KUNIT_EXPECT_EQ(test, seq[1]->at_ns - seq[0]->at_ns,
+			12500 * US + 100 * US);
+	for (i = 2; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, seq[i]->type, CREM_MSG_REPAIR);
+		KUNIT_EXPECT_TRUE(test, seq[i]->dropped);
+		KUNIT_EXPECT_EQ(test, seq[i]->msg.repair.scheme,
+				CREM_FEC_CAUCHY_RS);
+		KUNIT_EXPECT_EQ(test, seq[i]->msg.repair.session_id,
+				seq[1]->msg.request.request_id);
+	}
+	KUNIT_EXPECT_EQ(test, seq[4]->type, CREM_MSG_REPAIR_REQUEST);
+	KUNIT_EXPECT_TRUE(test, seq[4]->flags & CREM_REQ_F_FALLBACK);
+	for (i = 5; i < 7; i++) {
+		KUNIT_EXPECT_EQ(test, seq[i]->msg.repair.scheme,
+				CREM_FEC_SOURCE_COPY);
+		KUNIT_EXPECT_FALSE(test, seq[i]->dropped);
+	}
+	KUNIT_EXPECT_EQ(test, seq[5]->msg.repair.index, 1);
+	KUNIT_EXPECT_EQ(test, seq[6]->msg.repair.index, 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_REQUESTS_SENT), 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_FALLBACK_REQUESTS_SENT), 1);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_FALLBACKS), 1);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_SOURCE_COPY_SYMBOLS), 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_BLOCKS_INCOMPLETE), 1);
+	KUNIT_EXPECT_EQ(test, p->restored, 2);
+	KUNIT_EXPECT_EQ(test, p->delivered, 4);
+	end_pair(test, p);
+}
+
+/* Scenario 8: blocks across the PSN wrap, one loss on each side. */
+static void psn_wrap(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d;
+	struct crem_pair *p;
+	unsigned int i;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.m = 1;
+	par.crf_cfg = par.csf_cfg;
+	par.first_psn = CREM_PSN_MASK - 9;
+	p = new_pair(test, &par);
+	d.base = p->next_psn;
+	/* Offsets 7 (PSN 2^24 - 3) and 11 (PSN 1), in different blocks. */
+	d.mask = 1u << 7 | 1u << 11;
+	p->user = &d;
+	p->drop_data = drop_mask;
+	for (i = 0; i < 16; i++)
+		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 500);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_EXPECT_EQ(test, d.base + 7, CREM_PSN_MASK - 2);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, CREM_PSN_MASK - 2)->restored);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, 1)->restored);
+	KUNIT_EXPECT_EQ(test, p->restored, 2);
+	KUNIT_EXPECT_EQ(test, crem_pair_count(p, CREM_PAIR_REV,
+					      CREM_MSG_REPAIR_REQUEST), 0);
+	KUNIT_EXPECT_EQ(test, p->delivered, 16);
+	KUNIT_EXPECT_EQ(test, crem_psn_add(p->rdma_next, 0), 6);
+	end_pair(test, p);
+}
+
+struct forgery {
+	struct drops d;
+	unsigned int forged;
+};
+
+static void forge_repair(struct crem_pair *p, int dir, u8 *msg, size_t len)
+{
+	struct forgery *f = p->user;
+
+	/* REPAIR index 0 of the first block: flip a byte of the symbol. */
+	if (dir == CREM_PAIR_FWD && (msg[0] & 0x0f) == CREM_MSG_REPAIR &&
+	    !(msg[1] & (CREM_REPAIR_F_RETX | CREM_REPAIR_F_INFO)) &&
+	    !f->forged && len > 60) {
+		msg[24 + 40] ^= 0x5a;
+		f->forged++;
+	}
+}
+
+static bool drop_forgery_data(struct crem_pair *p, u32 psn,
+			      unsigned int sends)
+{
+	struct forgery *f = p->user;
+
+	return !sends && psn == crem_psn_add(f->d.base, 1);
+}
+
+/*
+ * Scenario 9: a forged REPAIR with a wrong symbol.  The restored packet's
+ * ICRC fails, so nothing corrupt is delivered, and FALLBACK fetches the
+ * source itself.
+ */
+static void forged_repair(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct forgery f = { 0 };
+	const struct crem_pair_event *e;
+	struct crem_pair *p;
+	unsigned int i;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.m = 1;
+	par.crf_cfg = par.csf_cfg;
+	p = new_pair(test, &par);
+	f.d.base = p->next_psn;
+	p->user = &f;
+	p->drop_data = drop_forgery_data;
+	p->mangle_msg = forge_repair;
+	for (i = 0; i < 4; i++)
+		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 800);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_EXPECT_EQ(test, f.forged, 1);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_ICRC_FAILURES), 1);
+	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
+	e = first_of(p, CREM_PAIR_REV, CREM_MSG_REPAIR_REQUEST,
+		     CREM_REQ_F_FALLBACK);
+	KUNIT_ASSERT_TRUE(test, e != NULL);
+	KUNIT_EXPECT_EQ(test, e->msg.request.lost.w[0], 0x2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_FALLBACK_REQUESTS_SENT), 1);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_SOURCE_COPY_SYMBOLS), 1);
+	/* The Source Copy restores it, exactly. */
+	KUNIT_EXPECT_EQ(test, p->restored, 1);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, f.d.base + 1)->restored);
+	KUNIT_EXPECT_EQ(test, p->delivered, 4);
+	end_pair(test, p);
+}
+
+struct hold_case {
+	struct drops d;
+	u32 block2;
+};
+
+static bool drop_block2_repairs(struct crem_pair *p, int dir,
+				const struct crem_msg *m)
+{
+	struct hold_case *h = p->user;
+
+	return dir == CREM_PAIR_FWD && m->type == CREM_MSG_REPAIR &&
+	       !(m->flags & CREM_REPAIR_F_RETX) &&
+	       m->repair.block_start == h->block2;
+}
+
+/*
+ * Scenario 10: the hold time H.  A restored packet takes its place in
+ * order before the held ones; a gap that nothing fills releases the held
+ * packets H after the first of them, in PSN order; its packet, restored
+ * later, still goes.
+ */
+static void hold_time(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct hold_case h = { .d.mask = 1u << 1 | 1u << 5 };
+	struct crem_pair *p;
+	u64 arrived6 = 0, released6 = 0;
+	unsigned int i;
+	size_t n;
+
+	crem_pair_params_default(&par);
+	par.crf_cfg.hold_ns = 2 * MS;
+	p = new_pair(test, &par);
+	h.d.base = p->next_psn;
+	h.block2 = h.d.base + 4;
+	p->user = &h;
+	p->drop_data = drop_mask;
+	p->drop_msg = drop_block2_repairs;
+	for (i = 0; i < 12; i++)
+		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 400);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+
+	/* Block 1: 0, 1 (restored), 2, 3, in order. */
+	KUNIT_ASSERT_GE(test, p->nrx, 12);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, p->rx[i].psn, h.d.base + i);
+		KUNIT_EXPECT_EQ(test, p->rx[i].restored, i == 1);
+	}
+	/* Block 2: 5 is lost with its repairs; 6.. wait H, then go in order. */
+	for (n = 4; n < p->nrx; n++)
+		if (p->rx[n].psn == h.d.base + 6)
+			released6 = p->rx[n].at_ns;
+	arrived6 = crem_pair_rec(p, h.d.base + 6)->sent_ns + 5 * MS;
+	KUNIT_EXPECT_EQ(test, released6 - arrived6, 2 * MS);
+	for (n = 4; n + 1 < p->nrx && p->rx[n + 1].psn != h.d.base + 5; n++)
+		if (p->rx[n].psn != h.d.base + 4)
+			KUNIT_EXPECT_EQ(test, p->rx[n + 1].psn, p->rx[n].psn + 1);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 1);
+	KUNIT_EXPECT_GE(test, crf_stat(p, CREM_FS_HELD), 2 + 6);
+	/* 5 came later by coded retransmission, after its successors. */
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, h.d.base + 5)->restored);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RESTORED_LATE), 1);
+	KUNIT_EXPECT_EQ(test, p->restored, 2);
+	KUNIT_EXPECT_EQ(test, p->delivered, 12);
+	end_pair(test, p);
+}
+
 static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(draft_example),
 	KUNIT_CASE(clean_path),
+	KUNIT_CASE(read_absent_positions_and_info),
+	KUNIT_CASE(config_change_with_updates_lost),
+	KUNIT_CASE(hello_lost_with_backoff),
+	KUNIT_CASE(request_lost_then_fallback),
+	KUNIT_CASE(psn_wrap),
+	KUNIT_CASE(forged_repair),
+	KUNIT_CASE(hold_time),
 	{}
 };
 

@@ -2,6 +2,7 @@
 /*
  * The pair harness (see pair.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,8 +45,9 @@ struct crem_pair_rec *crem_pair_rec(struct crem_pair *p, u32 psn)
 }
 
 static void log_msg(struct crem_pair *p, int dir, const struct crem_msg *m,
-		    bool dropped)
+		    bool dropped, u8 dscp)
 {
+	unsigned int i;
 	struct crem_pair_event *e;
 
 	if (!p->keep_log)
@@ -65,7 +67,13 @@ static void log_msg(struct crem_pair *p, int dir, const struct crem_msg *m,
 	e->type = m->type;
 	e->flags = m->flags;
 	e->dropped = dropped;
+	e->dscp = dscp;
 	e->msg = *m;
+	e->nranges = 0;
+	if (m->type == CREM_MSG_REPAIR_REQUEST &&
+	    (m->flags & CREM_REQ_F_RANGES))
+		for (i = 0; i < m->request.nranges && i < 8; i++)
+			e->ranges[e->nranges++] = crem_wire_range(m, i);
 }
 
 unsigned int crem_pair_count(const struct crem_pair *p, int dir, u8 type)
@@ -132,8 +140,12 @@ static void rdma_receive(struct crem_pair *p, const u8 *pkt, size_t len,
 		return;
 	}
 	if (restored) {
-		if (rec->restored || rec->delivered)
+		if (rec->restored || rec->delivered) {
 			p->restored_twice++;
+			if (getenv("CREM_PAIR_DEBUG"))
+				fprintf(stderr, "twice psn %u at %.3f ms: sent %.3f lost %d restored %d delivered at %.3f sends %u\n",
+					rec->psn, p->sim.now_ns / 1e6, rec->sent_ns / 1e6, rec->lost, rec->restored, rec->done_ns / 1e6, rec->sends);
+		}
 		rec->restored = true;
 		p->restored++;
 		if (!rec->requested)
@@ -177,24 +189,30 @@ static void rdma_receive(struct crem_pair *p, const u8 *pkt, size_t len,
 		rdma_send_ack(p);
 }
 
-/* The requester resends the first unacknowledged packet when ACKs stall. */
+/*
+ * The requester, like an RDMA transport with selective retransmission,
+ * resends each packet the receiver lacks once it has gone unacknowledged
+ * for the retransmission timeout; the receiver acknowledges on a timer too.
+ */
 static void rdma_timer_fire(struct crem_sim_timer *t)
 {
 	struct crem_pair *p = pair_of(t, rdma_timer);
-	struct crem_pair_rec *rec;
+	unsigned int budget = 4096;
+	u32 psn;
 
 	if (p->since_ack)
-		rdma_send_ack(p);	/* the receiver's own ACK timer */
-	if (crem_psn_before(p->acked, p->next_psn) &&
-	    p->sim.now_ns - p->ack_progress_ns >= p->par.rdma_rto_ns) {
-		rec = crem_pair_rec(p, p->acked);
-		while (rec && rec->absent)
-			rec = crem_pair_rec(p, crem_psn_add(rec->psn, 1));
-		if (rec) {
-			p->rdma_resent++;
-			csf_hook_and_send(p, rec);
-		}
-		p->ack_progress_ns = p->sim.now_ns;
+		rdma_send_ack(p);
+	for (psn = p->acked; crem_psn_before(psn, p->next_psn) && budget;
+	     psn = crem_psn_add(psn, 1)) {
+		struct crem_pair_rec *rec = crem_pair_rec(p, psn);
+
+		if (!rec || rec->absent || rec->delivered || !rec->pkt ||
+		    p->sim.now_ns - rec->last_sent_ns < p->par.rdma_rto_ns)
+			continue;
+		budget--;
+		p->rdma_resent++;
+		rec->last_sent_ns = p->sim.now_ns;
+		csf_hook_and_send(p, rec);
 	}
 	crem_sim_timer_arm(&p->sim, t, p->sim.now_ns + p->par.rdma_rto_ns / 4);
 }
@@ -278,6 +296,7 @@ static void send_one(struct crem_pair *p)
 		rec->psn = crem_psn_add(info.psn, j);
 		rec->absent = j > 0;
 		rec->sent_ns = p->sim.now_ns;
+		rec->last_sent_ns = p->sim.now_ns;
 	}
 	rec = &p->rec[info.psn % CREM_PAIR_RECS];
 	rec->pkt = malloc(len);
@@ -436,7 +455,7 @@ static int send_msg(struct crem_pair *p, int dir, const u8 *msg, size_t len,
 					   &p->par.rev, buf, WRAP_HDR + len,
 					   dir == CREM_PAIR_FWD ? msg_at_crf :
 					   msg_at_csf, p);
-	log_msg(p, dir, &m, drop);
+	log_msg(p, dir, &m, drop, dscp);
 	return 0;
 }
 
@@ -557,9 +576,6 @@ static void crf_fire(struct crem_sim_timer *t)
 
 int crem_pair_init(struct crem_pair *p, const struct crem_pair_params *par)
 {
-	struct crem_flow_desc desc = { 0 };
-	int err;
-
 	crem_fec_init();
 	memset(p, 0, sizeof(*p));
 	p->par = *par;
@@ -596,19 +612,27 @@ int crem_pair_init(struct crem_pair *p, const struct crem_pair_params *par)
 	p->next_psn = par->first_psn & CREM_PSN_MASK;
 	p->rdma_next = p->next_psn;
 	p->acked = p->next_psn;
+	if (par->rdma_rto_ns)
+		crem_sim_timer_arm(&p->sim, &p->rdma_timer,
+				   par->rdma_rto_ns / 4);
+	return par->manual_start ? 0 : crem_pair_start(p);
+}
+
+int crem_pair_start(struct crem_pair *p)
+{
+	struct crem_flow_desc desc = { 0 };
+	int err;
+
 	desc.af = p->traffic.af;
 	memcpy(desc.src, p->traffic.src, 16);
 	memcpy(desc.dst, p->traffic.dst, 16);
 	desc.dest_qp = p->traffic.dest_qp;
 	desc.rdma_mtu = p->traffic.mtu;
-	err = crem_csf_start(&p->csf, &p->csf_env, &p->csf, &par->csf_cfg,
+	err = crem_csf_start(&p->csf, &p->csf_env, &p->csf, &p->par.csf_cfg,
 			     &desc, p->next_psn, p->ring);
 	if (err)
 		return err;
 	p->csf_up = true;
-	if (par->rdma_rto_ns)
-		crem_sim_timer_arm(&p->sim, &p->rdma_timer,
-				   par->rdma_rto_ns / 4);
 	return 0;
 }
 

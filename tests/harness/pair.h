@@ -38,6 +38,7 @@ struct crem_pair_params {
 	u64 rdma_rto_ns;	/* 0: the requester never resends */
 	u32 ack_every;		/* the receiver acknowledges every n */
 	bool ipv6;
+	bool manual_start;	/* crem_pair_start() starts the CSF */
 };
 
 /* Defaults: 5 ms each way, no loss, k=4 m=2 fixed, a mix of traffic. */
@@ -54,7 +55,8 @@ struct crem_pair_rec {
 	u8 sends;
 	u16 len;
 	u8 *pkt;
-	u64 sent_ns;
+	u64 sent_ns;		/* first transmission */
+	u64 last_sent_ns;
 	u64 done_ns;
 };
 
@@ -63,7 +65,10 @@ struct crem_pair_event {
 	u8 dir;			/* CREM_PAIR_FWD or CREM_PAIR_REV */
 	u8 type, flags;
 	bool dropped;
+	u8 dscp;
 	struct crem_msg msg;	/* pointers inside are not kept */
+	u8 nranges;		/* a range request's first ranges */
+	struct crem_psn_range ranges[8];
 };
 
 struct crem_pair {
@@ -119,8 +124,9 @@ struct crem_pair {
 	u64 source_bytes;	/* UDP payloads of first transmissions */
 };
 
-/* Build the pair; the CSF starts negotiating at once. */
+/* Build the pair; the CSF starts negotiating at once unless manual_start. */
 int crem_pair_init(struct crem_pair *p, const struct crem_pair_params *par);
+int crem_pair_start(struct crem_pair *p);
 void crem_pair_free(struct crem_pair *p);
 
 /* Run until @until_ns of virtual time. */
