@@ -93,8 +93,12 @@ static void pin_free(struct crem_crf *crf, struct crem_crf_pin *pin)
 	memset(pin, 0, sizeof(*pin));
 }
 
-/* Keep a source arriving inside a pinned region there too. */
-static void pin_store(struct crem_crf *crf, u32 psn, const u8 *sym)
+/*
+ * Keep a source arriving inside a pinned region, or one restored there,
+ * in the region too.
+ */
+static void pin_store(struct crem_crf *crf, u32 psn, const u8 *payload,
+		      size_t len)
 {
 	unsigned int i;
 
@@ -105,8 +109,10 @@ static void pin_store(struct crem_crf *crf, u32 psn, const u8 *sym)
 		if (!pin->symbols || !crem_psn_in_range(psn, pin->start, pin->count))
 			continue;
 		off = crem_psn_offset(psn, pin->start);
-		memcpy(pin->symbols + (size_t)off * crf->stride, sym, crf->stride);
-		pin->have[off / 8] |= 1u << (off % 8);
+		if (!crem_symbol_from_packet(pin->symbols +
+					     (size_t)off * crf->stride,
+					     crf->stride, payload, len))
+			pin->have[off / 8] |= 1u << (off % 8);
 	}
 }
 
@@ -309,6 +315,7 @@ static void send_fallback(struct crem_crf *crf, struct crem_crf_slot *s,
 			  const struct crem_fec_set *lost);
 static void arm_at(struct crem_crf *crf, u64 d);
 static void cover(struct crem_crf *crf, u32 psn, u32 span, u64 t);
+static u64 gap_wait(const struct crem_crf *crf);
 
 /*
  * Rebuild and deliver the packet of @sym, restored at @psn.  Return: 0, or
@@ -346,6 +353,8 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 		p->state = CREM_POS_RESTORED;
 		p->gap = 0;
 	}
+	if (crf->npins)
+		pin_store(crf, psn, sym + 2, len);
 	if (crem_roce_parse_bth(sym + 2, len, &bth) == CREM_ROCE_OK)
 		cover(crf, psn, crem_roce_psn_span(&bth, crf->desc.rdma_mtu),
 		      now(crf));
@@ -812,6 +821,10 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 		q->state = CREM_POS_EMPTY;
 		q->gap = 1;
 		q->missing_ns = t;
+		if (t + gap_wait(crf) < crf->gap_due_ns) {
+			crf->gap_due_ns = t + gap_wait(crf);
+			arm_at(crf, crf->gap_due_ns);
+		}
 	}
 	crf->report.expected++;
 	crf->frontier = end;
@@ -888,6 +901,8 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	 */
 	if (before_window(crf, psn)) {
 		crf->stats.v[CREM_FS_SOURCES_DUPLICATE]++;
+		if (crf->npins)
+			pin_store(crf, psn, udp_payload, len);
 		s = slot_of_psn(crf, psn);
 		if (s && s->state == CREM_SLOT_OPEN && s->block) {
 			crem_crf_block_add_source(s->block, psn, udp_payload,
@@ -916,7 +931,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 				    udp_payload, len))
 		p->state = CREM_POS_EMPTY;	/* larger than T: not coded */
 	else if (crf->npins)
-		pin_store(crf, psn, symbol_of(crf, psn));
+		pin_store(crf, psn, udp_payload, len);
 	span = crem_roce_psn_span(pkt, crf->desc.rdma_mtu);
 	cover(crf, psn, span, t);
 
@@ -932,9 +947,6 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		crf->next_deliver = psn;
 		crf->have_next = true;
 	}
-	/* A gap (for the range form) is looked at after the allowance. */
-	if (crem_psn_before(crf->next_deliver, crf->frontier))
-		arm_at(crf, t + crf->cfg.reorder_ns);
 	in_order = !crem_psn_after(psn, crf->next_deliver);
 	if (in_order || !crf->cfg.hold_ns || !handle ||
 	    !hold(crf, psn, handle, t)) {
@@ -948,28 +960,47 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 
 /* ---- timers and messages -------------------------------------------- */
 
-/* PSN ranges missing with no block to explain them, past the allowance. */
+/*
+ * How long a gap waits before the PSN-range request: the allowance, and
+ * with repairs on the way, time for its block to close and its REPAIR to
+ * explain it.
+ */
+static u64 gap_wait(const struct crem_crf *crf)
+{
+	u64 wait = crf->cfg.reorder_ns;
+
+	if (crf->param.config[crf->param.newest].m)
+		wait += crf->cfg.reorder_ns + crf->cfg.k * crf->gap_ns;
+	return wait;
+}
+
+/* PSN ranges missing with no block to explain them, past the wait. */
 static void range_requests(struct crem_crf *crf, u64 t)
 {
 	struct crem_psn_range ranges[MAX_RANGES];
 	struct crem_msg m = { .type = CREM_MSG_REPAIR_REQUEST,
 			      .flags = CREM_REQ_F_RANGES };
+	u64 wait = gap_wait(crf), next = CREM_NO_DEADLINE;
 	unsigned int n = 0, i;
-	u64 wait = crf->cfg.reorder_ns;
 	u32 p, lo;
 
-	if (!crf->have_frontier || t < crf->next_range_ns)
+	if (!crf->have_frontier || t < crf->gap_due_ns)
 		return;
-	/* With repairs on the way, give the block time to close. */
-	if (crf->param.config[crf->param.newest].m)
-		wait += crf->cfg.reorder_ns + crf->cfg.k * crf->gap_ns;
 	lo = crem_psn_add(crf->frontier, -(s32)crf->window + 1);
 	for (p = lo; crem_psn_before(p, crf->frontier); p = crem_psn_add(p, 1)) {
 		struct crem_crf_pos *q = pos_of(crf, p);
 
-		if (q->psn != p || q->state != CREM_POS_EMPTY || !q->gap ||
-		    q->missing_ns + wait > t || slot_of_psn(crf, p))
+		if (q->psn != p || q->state != CREM_POS_EMPTY || !q->gap)
 			continue;
+		if (q->missing_ns + wait > t) {
+			if (q->missing_ns + wait < next)
+				next = q->missing_ns + wait;
+			continue;
+		}
+		if (slot_of_psn(crf, p)) {
+			q->gap = 0;	/* its block's REPAIR explains it */
+			continue;
+		}
 		if (n && crem_psn_add(ranges[n - 1].start,
 				      ranges[n - 1].count) == p &&
 		    ranges[n - 1].count < 255) {
@@ -978,13 +1009,17 @@ static void range_requests(struct crem_crf *crf, u64 t)
 			ranges[n].start = p;
 			ranges[n++].count = 1;
 		} else {
+			next = t;
 			break;
 		}
 		/* One question per gap per round trip, RANGE_TRIES in all. */
-		q->missing_ns = t + crf->srtt_ns;
+		q->missing_ns = t + crf->srtt_ns + crf->srtt_ns / 4;
 		if (++q->gap > RANGE_TRIES)
 			q->gap = 0;
+		else if (q->missing_ns + wait < next)
+			next = q->missing_ns + wait;
 	}
+	crf->gap_due_ns = next;
 	if (!n)
 		return;
 	for (i = 0; i < n; i++)
@@ -995,7 +1030,6 @@ static void range_requests(struct crem_crf *crf, u64 t)
 	crf->request_ns = t;
 	if (!send_msg(crf, &m))
 		crf->stats.v[CREM_FS_RANGE_REQUESTS_SENT]++;
-	crf->next_range_ns = t + crf->cfg.reorder_ns;
 }
 
 static u64 report_interval(const struct crem_crf *crf)
@@ -1076,10 +1110,7 @@ static void arm_flow(struct crem_crf *crf)
 	for (i = 0; i < crf->cfg.max_open_blocks; i++)
 		if (crf->slots[i].state == CREM_SLOT_OPEN)
 			d = min_u64(d, crf->slots[i].deadline_ns);
-	/* Gaps: looked at once per allowance while any may be open. */
-	if (crf->have_frontier && crf->have_next &&
-	    crem_psn_before(crf->next_deliver, crf->frontier))
-		d = min_u64(d, now(crf) + crf->cfg.reorder_ns);
+	d = min_u64(d, crf->gap_due_ns);
 	crf->armed_ns = d;
 	crf->env->ops->arm(crf->env->ctx, crf->owner, d);
 }
@@ -1240,6 +1271,7 @@ int crem_crf_start(struct crem_crf *crf, const struct crem_env *env,
 	crf->last_activity_ns = now(crf);
 	crf->report_start_ns = crf->last_activity_ns;
 	crf->armed_ns = CREM_NO_DEADLINE;
+	crf->gap_due_ns = CREM_NO_DEADLINE;
 	arm_flow(crf);
 	return 0;
 }

@@ -153,7 +153,7 @@ struct crem_crf {
 	u64 gap_ns;			/* source inter-arrival EWMA */
 	u64 last_source_ns;
 	u64 last_activity_ns;
-	u64 next_range_ns;		/* range requests: one per allowance */
+	u64 gap_due_ns;			/* the next gap to ask about by range */
 	/* the LOSS_REPORT interval */
 	u64 report_start_ns;
 	struct crem_wire_loss_report report;

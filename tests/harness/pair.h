@@ -27,6 +27,7 @@
 #include "traffic.h"
 
 #define CREM_PAIR_RECS (1u << 16)	/* PSNs remembered */
+#define CREM_PAIR_WINDOW (1u << 14)	/* the requester's unacknowledged PSNs */
 
 enum { CREM_PAIR_FWD, CREM_PAIR_REV };	/* CSF -> CRF, CRF -> CSF */
 

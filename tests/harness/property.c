@@ -8,7 +8,7 @@
  * resent by the RDMA transport; none corrupt, none restored twice.
  *
  * Prints one table row per run and exits non-zero if any run breaks an
- * invariant.  Usage: crem_property [packets] [seed]
+ * invariant.  Usage: crem_property [packets] [seed] [loss rate [bursty]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,8 +54,11 @@ static int run(double p, bool bursty, u64 packets, u64 seed,
 	pr->keep_log = false;
 	/* 2 us apart: 500k packets/s, 5000 in flight over the round trip. */
 	crem_pair_send(pr, packets, 2 * CREM_US);
+	/* Until every packet is sent and delivered, within a generous bound. */
 	end = pr->sim.now_ns + packets * 2 * CREM_US;
-	for (i = 0; pr->sim.now_ns < end + 40 * RTT_NS && i < 1000000; i++)
+	for (i = 0; (pr->to_send || pr->delivered < pr->sources ||
+		     pr->sim.now_ns < end + 10 * RTT_NS) &&
+		    pr->sim.now_ns < 4 * end + 1000 * RTT_NS; i++)
 		crem_pair_run(pr, pr->sim.now_ns + RTT_NS);
 
 	res->sources = pr->sources;
@@ -94,6 +97,9 @@ int main(int argc, char **argv)
 	printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
 	for (r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
 		for (b = 0; b < 2; b++) {
+			if (argc > 3 && (atof(argv[3]) != rates[r] ||
+					 (argc > 4 && atoi(argv[4]) != (int)b)))
+				continue;
 			struct result s = { 0 };
 			bool ok;
 
