@@ -913,7 +913,16 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	}
 	crf->stats.v[CREM_FS_SOURCES]++;
 	crf->stats.v[CREM_FS_SOURCE_BYTES] += len;
-	crf->report.received++;
+	/*
+	 * Received, for the loss rate: new, or reordered within the
+	 * allowance.  A packet missed for longer is a recovery (the RDMA
+	 * transport's retransmission): counting it would hide the loss.
+	 */
+	if (!crem_psn_before(psn, crf->frontier) || !crf->have_frontier ||
+	    (p->psn == psn && p->gap && t - p->missing_ns <= crf->cfg.reorder_ns))
+		crf->report.received++;
+	else
+		crf->stats.v[CREM_FS_SOURCES_LATE]++;
 	learn_ip(crf, ip, pkt);
 	if (p->held) {
 		/* Its slot is reused: the old packet goes first. */

@@ -97,6 +97,37 @@ static struct crem_csf_slot *find_start(struct crem_csf *csf, u32 start)
 	return NULL;
 }
 
+/*
+ * REPAIRs sent, sampled over time: a LOSS_REPORT counts what reached the
+ * CRF by the time it was written, about an SRTT before it arrives here, so
+ * it is compared with what had been sent by then.
+ */
+static void note_repair_sent(struct crem_csf *csf)
+{
+	u64 t = now(csf);
+	struct crem_csf_sample *last = &csf->rep_hist[csf->rep_head];
+
+	csf->rep_sent++;
+	if (t - last->t_ns < csf->srtt_ns / 8 && last->t_ns)
+		return;
+	csf->rep_head = (csf->rep_head + 1) % CREM_CSF_SAMPLES;
+	csf->rep_hist[csf->rep_head] = (struct crem_csf_sample){
+		.t_ns = t, .count = csf->rep_sent - 1,
+	};
+}
+
+/* REPAIRs sent before @t (of the samples kept; an undercount at worst). */
+static u64 repairs_sent_by(const struct crem_csf *csf, u64 t)
+{
+	unsigned int i, n;
+
+	for (n = 0, i = csf->rep_head; n < CREM_CSF_SAMPLES;
+	     n++, i = (i + CREM_CSF_SAMPLES - 1) % CREM_CSF_SAMPLES)
+		if (csf->rep_hist[i].t_ns && csf->rep_hist[i].t_ns <= t)
+			return csf->rep_hist[i].count;
+	return 0;
+}
+
 /* Build and send one REPAIR of block @b. */
 static void send_repair(struct crem_csf *csf, const struct crem_csf_block *b,
 			u8 scheme, u8 index, u8 flags, u16 session,
@@ -122,7 +153,7 @@ static void send_repair(struct crem_csf *csf, const struct crem_csf_block *b,
 	if (!crem_engine_send(csf->env, csf->owner, &csf->stats, csf->msg,
 			      len, csf->dscp) && symbol) {
 		csf->stats.v[CREM_FS_REPAIR_BYTES_SENT] += len;
-		csf->report_repairs++;
+		note_repair_sent(csf);
 	}
 }
 
@@ -187,9 +218,14 @@ static u8 repairs_now(const struct crem_csf *csf, u8 config_m)
 
 	if (pol->tripped)
 		return 0;
-	if (pol->repair_trouble && pol->m < config_m)
-		return pol->m;
-	return config_m;
+	if (!pol->repair_trouble)
+		return config_m;
+	if (now(csf) - pol->repair_trouble_since > CREM_REPAIR_TROUBLE_NS)
+		return 0;
+	/* The adaptive policy lowers its m; a fixed m goes one below. */
+	if (csf->cfg.adaptive)
+		return pol->m < config_m ? pol->m : config_m;
+	return config_m ? config_m - 1 : 0;
 }
 
 static void close_block(struct crem_csf *csf, struct crem_csf_slot *s,
@@ -202,6 +238,7 @@ static void close_block(struct crem_csf *csf, struct crem_csf_slot *s,
 		csf->stats.v[CREM_FS_BLOCKS_CLOSED_EARLY]++;
 	s->repairs_due = repairs_now(csf, s->block->m);
 	csf->repairs_due += s->repairs_due;
+	csf->stats.v[CREM_FS_REPAIRS_WITHHELD] += s->block->m - s->repairs_due;
 }
 
 static bool open_block(struct crem_csf *csf, u32 start)
@@ -729,12 +766,16 @@ static int request(struct crem_csf *csf, const struct crem_msg *msg)
 static void loss_report(struct crem_csf *csf, const struct crem_msg *msg)
 {
 	struct crem_policy *pol = &csf->policy;
+	u64 t = now(csf), sent;
 
 	csf->stats.v[CREM_FS_LOSS_REPORTS_RECEIVED]++;
 	pol->par.srtt_ns = csf->srtt_ns;
-	crem_policy_loss_report(pol, &msg->loss_report, csf->report_repairs,
-				now(csf));
-	csf->report_repairs = 0;
+	sent = repairs_sent_by(csf, t > csf->srtt_ns ? t - csf->srtt_ns : 0);
+	if (sent < csf->rep_reported)
+		sent = csf->rep_reported;
+	crem_policy_loss_report(pol, &msg->loss_report,
+				sent - csf->rep_reported, t);
+	csf->rep_reported = sent;
 	if (pol->tripped && !csf->breaker_was)
 		csf->stats.v[CREM_FS_BREAKER_TRIPS]++;
 	csf->breaker_was = pol->tripped;

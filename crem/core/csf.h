@@ -37,6 +37,8 @@
 #include "policy.h"
 #include "roce.h"
 
+#define CREM_CSF_SAMPLES 16
+
 enum crem_csf_state {
 	CREM_CSF_NEGOTIATING,
 	CREM_CSF_ACTIVE,
@@ -86,7 +88,13 @@ struct crem_csf {
 	u64 gap_ns;			/* EWMA of source inter-arrival */
 	u64 last_source_ns;
 	u64 last_activity_ns;
-	u64 report_repairs;		/* REPAIRs sent since the last report */
+	/* REPAIRs sent, for the repair loss in LOSS_REPORTs */
+	u64 rep_sent, rep_reported;
+	struct crem_csf_sample {
+		u64 t_ns;
+		u64 count;		/* REPAIRs sent before t_ns */
+	} rep_hist[CREM_CSF_SAMPLES];
+	u8 rep_head;
 	u64 psn_per_srtt;		/* PSNs sent per SRTT, for the lead */
 	u64 rate_mark_ns;
 	u32 rate_mark_psn;

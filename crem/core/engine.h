@@ -68,6 +68,7 @@ int crem_engine_config_check(const struct crem_engine_config *cfg,
 	X(REPAIRS_DEFERRED, "repairs_deferred")				\
 	X(REPAIRS_RATE_DROPPED, "repairs_rate_dropped")			\
 	X(REPAIRS_PROACTIVE, "repairs_proactive")			\
+	X(REPAIRS_WITHHELD, "repairs_withheld")				\
 	X(REQUESTS_ANSWERED, "requests_answered")			\
 	X(REQUESTS_RATE_LIMITED, "requests_rate_limited")		\
 	X(REQUESTS_UNKNOWN_BLOCK, "requests_unknown_block")		\
@@ -87,6 +88,7 @@ int crem_engine_config_check(const struct crem_engine_config *cfg,
 	X(REPAIRS_REJECTED, "repairs_rejected")				\
 	X(SOURCES_CE, "sources_ce")					\
 	X(SOURCES_DUPLICATE, "sources_duplicate")			\
+	X(SOURCES_LATE, "sources_late")					\
 	X(RESTORED, "restored")						\
 	X(RESTORED_LATE, "restored_late")				\
 	X(RESTORED_BYTES, "restored_bytes")				\

@@ -73,6 +73,20 @@ void crem_policy_init(struct crem_policy *pol,
 	pol->m = initial_m;
 }
 
+/* Averages of repairs sent and received per report, in 1/256. */
+#define REPAIR_SLACK 256
+
+static void ewma(u64 *avg, u64 sample, bool first);
+
+static void repair_ewma(struct crem_policy *pol, u64 sent, u64 received)
+{
+	/* Both start from what was sent: no loss until the reports show it. */
+	ewma(&pol->rep_sent, sent << 8, !pol->have_rep);
+	ewma(&pol->rep_recv, (pol->have_rep ? received : sent) << 8,
+	     !pol->have_rep);
+	pol->have_rep = true;
+}
+
 static void ewma(u64 *avg, u64 sample, bool first)
 {
 	if (first)
@@ -152,9 +166,17 @@ void crem_policy_loss_report(struct crem_policy *pol,
 		pol->congestion = true;
 	pol->have_p = true;
 
-	/* Loss or CE on REPAIR messages: less redundancy, none after 1 s. */
-	if (repairs_sent && (r->repairs_received < repairs_sent ||
-			     r->repairs_ce_marked)) {
+	/*
+	 * Loss or CE on REPAIR messages: less redundancy, none after 1 s.
+	 * The CRF's interval is not the CSF's (a one-way delay apart), so a
+	 * single report's counts differ by the repairs in flight; their
+	 * averages do not, unless repairs are lost: more than one in 32, and
+	 * more than one repair per interval.
+	 */
+	repair_ewma(pol, repairs_sent, r->repairs_received);
+	if (r->repairs_ce_marked ||
+	    (pol->rep_sent > pol->rep_recv + REPAIR_SLACK &&
+	     pol->rep_sent - pol->rep_recv > pol->rep_sent / 32)) {
 		if (!pol->repair_trouble)
 			pol->repair_trouble_since = now_ns;
 		pol->repair_trouble = true;

@@ -57,6 +57,8 @@ struct crem_policy {
 	u64 last_change_ns;
 	bool changed_once;
 	/* REPAIR trouble (loss or CE on repairs) */
+	u64 rep_sent, rep_recv;	/* averages per report, 1/256 */
+	bool have_rep;
 	u64 repair_trouble_since;
 	bool repair_trouble;
 	/* circuit breaker over windows of reports covering a second */

@@ -669,6 +669,325 @@ static void hold_time(struct kunit *test)
 	end_pair(test, p);
 }
 
+
+/* The loss of every data packet, from now on, at @p. */
+static void data_loss(struct crem_pair *p, double rate)
+{
+	p->par.data.loss = (struct crem_sim_loss){ .kind = CREM_SIM_LOSS_IID,
+						    .p = rate };
+}
+
+/*
+ * Scenario 6: the circuit breaker.  20 % loss for a second trips it: no
+ * ordinary repairs, no coded retransmission, the flow stays open and
+ * LOSS_REPORTs go on.  Redundancy resumes only after ten clean seconds.
+ * Loss that lasts more than a minute closes the flow with reason 4.
+ */
+static void circuit_breaker(struct kunit *test)
+{
+	struct crem_pair_params par;
+	const struct crem_pair_event *e;
+	struct crem_pair *p;
+	u64 tripped_at, cleared_at, repairs, requests, bad_since;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.initial_rtt_ns = 10 * MS;
+	par.crf_cfg = par.csf_cfg;
+	par.rdma_rto_ns = 40 * MS;
+	p = new_pair(test, &par);
+	p->keep_log = false;
+	crem_pair_send(p, 200000, 1 * MS);
+	crem_pair_run(p, p->sim.now_ns + 2000 * MS);
+	KUNIT_EXPECT_FALSE(test, p->csf.policy.tripped);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_SENT), 0);
+
+	data_loss(p, 0.2);
+	bad_since = p->sim.now_ns;
+	while (!p->csf.policy.tripped && p->sim.now_ns < bad_since + 5000 * MS)
+		crem_pair_run(p, p->sim.now_ns + 10 * MS);
+	tripped_at = p->sim.now_ns;
+	KUNIT_ASSERT_TRUE(test, p->csf.policy.tripped);
+	/* Over a second of reports, within the next one. */
+	KUNIT_EXPECT_GE(test, tripped_at - bad_since, 1000 * MS);
+	KUNIT_EXPECT_LE(test, tripped_at - bad_since, 2100 * MS);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_BREAKER_TRIPS), 1);
+	repairs = csf_stat(p, CREM_FS_REPAIRS_SENT);
+	requests = csf_stat(p, CREM_FS_REQUESTS_ANSWERED);
+	crem_pair_run(p, p->sim.now_ns + 500 * MS);
+	/* m = 0 and no coded retransmission; the flow and reports go on. */
+	KUNIT_EXPECT_LE(test, csf_stat(p, CREM_FS_REPAIRS_SENT), repairs + 2);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REQUESTS_ANSWERED), requests);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REQUESTS_REFUSED), 0);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_ACTIVE);
+
+	data_loss(p, 0);
+	cleared_at = p->sim.now_ns;
+	crem_pair_run(p, cleared_at + 9000 * MS);
+	KUNIT_EXPECT_TRUE(test, p->csf.policy.tripped);
+	while (p->csf.policy.tripped && p->sim.now_ns < cleared_at + 15000 * MS)
+		crem_pair_run(p, p->sim.now_ns + 10 * MS);
+	/*
+	 * Ten seconds after the first clean one-second window began; that
+	 * window may start before the loss ended, if its share stayed
+	 * within the threshold.
+	 */
+	KUNIT_EXPECT_FALSE(test, p->csf.policy.tripped);
+	KUNIT_EXPECT_GE(test, p->sim.now_ns - p->csf.policy.clear_since,
+			10000 * MS);
+	KUNIT_EXPECT_LE(test, p->sim.now_ns - p->csf.policy.clear_since,
+			11100 * MS);
+	KUNIT_EXPECT_GE(test, p->csf.policy.clear_since + 1000 * MS,
+			cleared_at);
+	repairs = csf_stat(p, CREM_FS_REPAIRS_SENT);
+	crem_pair_run(p, p->sim.now_ns + 200 * MS);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_SENT), repairs);
+
+	/* A minute and more of it: CLOSE with reason 4. */
+	p->keep_log = true;
+	data_loss(p, 0.2);
+	bad_since = p->sim.now_ns;
+	while (p->csf.state == CREM_CSF_ACTIVE &&
+	       p->sim.now_ns < bad_since + 70000 * MS)
+		crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_CLOSED);
+	KUNIT_EXPECT_EQ(test, p->csf.close_reason, CREM_CLOSE_CIRCUIT_BREAKER);
+	KUNIT_EXPECT_GE(test, p->sim.now_ns - bad_since, 60000 * MS);
+	KUNIT_EXPECT_LE(test, p->sim.now_ns - bad_since, 62200 * MS);
+	e = first_of(p, CREM_PAIR_FWD, CREM_MSG_CLOSE, 0);
+	KUNIT_ASSERT_TRUE(test, e != NULL);
+	KUNIT_EXPECT_EQ(test, e->msg.close.reason, CREM_CLOSE_CIRCUIT_BREAKER);
+	crem_pair_run(p, p->sim.now_ns + 20 * MS);
+	KUNIT_EXPECT_FALSE(test, p->crf_up);
+	KUNIT_EXPECT_EQ(test, p->mem_now, 0);
+	end_pair(test, p);
+}
+
+static u8 highest_m_proposed(const struct crem_pair *p)
+{
+	u8 m = 0;
+	size_t i;
+
+	for (i = 0; i < p->nlog; i++)
+		if (p->log[i].type == CREM_MSG_PARAM_UPDATE &&
+		    p->log[i].msg.param_update.m > m)
+			m = p->log[i].msg.param_update.m;
+	return m;
+}
+
+/*
+ * Scenario 7: 3 % loss with CE marks on a fifth of the packets is
+ * congestion: m never rises above m_cong (1).  The same loss without CE
+ * is transmission loss, and m rises.
+ */
+static void congestion_keeps_m_cong(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	int ce;
+
+	for (ce = 1; ce >= 0; ce--) {
+		crem_pair_params_default(&par);
+		par.csf_cfg.k = 16;
+		par.csf_cfg.m = 1;
+		par.csf_cfg.adaptive = true;
+		par.crf_cfg = par.csf_cfg;
+		par.rdma_rto_ns = 40 * MS;
+		par.data.loss = (struct crem_sim_loss){
+			.kind = CREM_SIM_LOSS_IID, .p = 0.03 };
+		par.data.ce = ce ? 0.2 : 0;
+		p = new_pair(test, &par);
+		crem_pair_send(p, 30000, 100 * US);
+		crem_pair_run(p, p->sim.now_ns + 3000 * MS);
+		KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_LOSS_REPORTS_RECEIVED),
+				100);
+		if (ce) {
+			KUNIT_EXPECT_TRUE(test, p->csf.policy.congestion);
+			KUNIT_EXPECT_LE(test, highest_m_proposed(p), 1);
+			KUNIT_EXPECT_LE(test, crem_csf_config(&p->csf)->m, 1);
+			KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_SOURCES_CE), 0);
+		} else {
+			KUNIT_EXPECT_FALSE(test, p->csf.policy.congestion);
+			KUNIT_EXPECT_GE(test, highest_m_proposed(p), 3);
+		}
+		end_pair(test, p);
+	}
+}
+
+/*
+ * PATH_REPORT: a node's dropped PSNs bring one more ordinary repair per
+ * affected closed block at once; a report for another flow is ignored;
+ * nothing in it counts as delivery.
+ */
+static void path_report_drops(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_msg m = { .type = CREM_MSG_PATH_REPORT };
+	struct crem_wire_path_report *r = &m.path_report;
+	u32 dropped[2];
+	struct crem_pair *p;
+	u64 acked;
+	unsigned int i;
+
+	crem_pair_params_default(&par);
+	p = new_pair(test, &par);
+	/* Hold the RDMA ACKs back, so that the blocks stay kept. */
+	p->par.ack.loss = (struct crem_sim_loss){ .kind = CREM_SIM_LOSS_IID,
+						   .p = 1.0 };
+	for (i = 0; i < 8; i++)
+		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 300);
+	crem_pair_run(p, p->sim.now_ns + 1 * MS);
+	acked = csf_stat(p, CREM_FS_BLOCKS_ACKED);
+
+	r->method = CREM_MEASURE_NODE_DROPS;
+	r->af = CREM_AF_INET;
+	memcpy(r->src, p->traffic.src, 16);
+	memcpy(r->dst, p->traffic.dst, 16);
+	r->flow_label = p->traffic.dest_qp;
+	r->nentries = 1;
+	r->hop[0].node_id = 7;
+	r->hop[0].cause = CREM_CAUSE_QUEUE_OVERFLOW;
+	r->hop[0].lost_count = 2;
+	dropped[0] = p->csf.ring[0].block->start_psn + 1;
+	dropped[1] = p->csf.ring[1].block->start_psn + 2;
+	r->hop[0].npsns = 2;
+	r->hop[0].dropped = dropped;
+	KUNIT_EXPECT_EQ(test, crem_pair_path_report(p, &m), 0);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_PROACTIVE), 2);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_PATH_REPORTS), 1);
+	KUNIT_EXPECT_TRUE(test, p->csf.policy.path_evidence);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_BLOCKS_ACKED), acked);
+	KUNIT_EXPECT_EQ(test, p->csf.count, 2);
+	/* Fresh indices (2 with m = 2), ordinary: L is every present one. */
+	KUNIT_EXPECT_EQ(test, p->log[p->nlog - 1].msg.repair.index, 2);
+	KUNIT_EXPECT_FALSE(test, p->log[p->nlog - 1].flags & CREM_REPAIR_F_RETX);
+
+	r->dst[3] ^= 1;		/* another flow */
+	KUNIT_EXPECT_EQ(test, crem_pair_path_report(p, &m), -ENOENT);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_PROACTIVE), 2);
+	end_pair(test, p);
+}
+
+/*
+ * CLOSE both ways and idleness: every piece of state goes, and the other
+ * side follows.
+ */
+static void close_and_idle(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	p = new_pair(test, &par);
+	crem_pair_send(p, 100, 50 * US);
+	crem_pair_run(p, p->sim.now_ns + 30 * MS);
+	KUNIT_EXPECT_GT(test, p->mem_now, 0);
+	crem_csf_close(&p->csf, CREM_CLOSE_NORMAL);
+	crem_pair_run(p, p->sim.now_ns + 10 * MS);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_CLOSED);
+	KUNIT_EXPECT_FALSE(test, p->crf_up);
+	KUNIT_EXPECT_EQ(test, p->crf.close_reason, CREM_CLOSE_NORMAL);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_CLOSES_RECEIVED), 1);
+	KUNIT_EXPECT_EQ(test, p->mem_now, 0);
+	end_pair(test, p);
+
+	/* The CRF closes (resources exhausted): the CSF stops. */
+	p = new_pair(test, &par);
+	crem_pair_send(p, 100, 50 * US);
+	crem_pair_run(p, p->sim.now_ns + 30 * MS);
+	crem_crf_close(&p->crf, CREM_CLOSE_RESOURCES_EXHAUSTED);
+	p->crf_up = false;
+	crem_pair_run(p, p->sim.now_ns + 10 * MS);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_CLOSED);
+	KUNIT_EXPECT_EQ(test, p->csf.close_reason,
+			CREM_CLOSE_RESOURCES_EXHAUSTED);
+	KUNIT_EXPECT_EQ(test, p->mem_now, 0);
+	end_pair(test, p);
+
+	/* Idle: a flow silent for idle_ns ends with reason 1. */
+	par.csf_cfg.idle_ns = 500 * MS;
+	par.crf_cfg.idle_ns = 2000 * MS;
+	p = new_pair(test, &par);
+	crem_pair_send(p, 100, 50 * US);
+	crem_pair_run(p, p->sim.now_ns + 600 * MS);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_CLOSED);
+	KUNIT_EXPECT_EQ(test, p->csf.close_reason, CREM_CLOSE_FLOW_ENDED);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_CLOSES_SENT), 1);
+	KUNIT_EXPECT_FALSE(test, p->crf_up);
+	KUNIT_EXPECT_EQ(test, p->mem_now, 0);
+	end_pair(test, p);
+}
+
+/*
+ * Ordinary repairs stay within m/k of the packet rate (plus two blocks'
+ * burst), carry the flow's DSCP, and follow their block on the wire.
+ */
+static void repair_rate_and_dscp(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	u64 sent;
+	size_t i;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 8;
+	par.csf_cfg.m = 4;
+	par.crf_cfg = par.csf_cfg;
+	p = new_pair(test, &par);
+	/* READs consume PSNs without packets: fewer sources per block. */
+	p->traffic.weight[CREM_TRAFFIC_READ] = 6;
+	crem_pair_send(p, 3000, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	sent = csf_stat(p, CREM_FS_REPAIRS_SENT);
+	KUNIT_EXPECT_LE(test, sent * 8, 3000 * 4 + 2 * 4 * 8);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_DEFERRED), 0);
+	/*
+	 * Every repair of every closed block is sent, dropped for the rate,
+	 * withheld by the policy, or still due; on this clean path the
+	 * policy withholds none.
+	 */
+	KUNIT_EXPECT_FALSE(test, p->csf.policy.repair_trouble);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_WITHHELD), 0);
+	KUNIT_EXPECT_EQ(test, sent + csf_stat(p, CREM_FS_REPAIRS_RATE_DROPPED) +
+			csf_stat(p, CREM_FS_REPAIRS_WITHHELD) +
+			p->csf.repairs_due,
+			4 * (csf_stat(p, CREM_FS_BLOCKS) - p->csf.open));
+	for (i = 0; i < p->nlog; i++)
+		if (p->log[i].type == CREM_MSG_REPAIR)
+			KUNIT_EXPECT_EQ(test, p->log[i].dscp, p->traffic.dscp);
+	/* No repair overtook its block's last source: none restored. */
+	KUNIT_EXPECT_EQ(test, p->restored, 0);
+	end_pair(test, p);
+}
+
+/*
+ * A short property run under the sanitizers: 5 % bursty loss on every
+ * path; every packet arrives exactly once as sent or restored.
+ */
+static void property_short(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 32;
+	par.csf_cfg.adaptive = true;
+	par.crf_cfg = par.csf_cfg;
+	par.rdma_rto_ns = 40 * MS;
+	par.data.loss = crem_sim_loss_bursty(0.05, 4);
+	par.fwd.loss = par.data.loss;
+	par.rev.loss = par.data.loss;
+	par.data.reorder = 0.01;
+	par.data.reorder_ns = 50 * US;
+	p = new_pair(test, &par);
+	p->keep_log = false;
+	crem_pair_send(p, 20000, 5 * US);
+	crem_pair_run(p, p->sim.now_ns + 2000 * MS);
+	KUNIT_EXPECT_EQ(test, p->sources, 20000);
+	KUNIT_EXPECT_EQ(test, p->delivered, p->sources);
+	KUNIT_EXPECT_GT(test, p->restored, p->first_lost / 2);
+	end_pair(test, p);
+}
+
 static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(draft_example),
 	KUNIT_CASE(clean_path),
@@ -679,6 +998,12 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(psn_wrap),
 	KUNIT_CASE(forged_repair),
 	KUNIT_CASE(hold_time),
+	KUNIT_CASE(circuit_breaker),
+	KUNIT_CASE(congestion_keeps_m_cong),
+	KUNIT_CASE(path_report_drops),
+	KUNIT_CASE(close_and_idle),
+	KUNIT_CASE(repair_rate_and_dscp),
+	KUNIT_CASE(property_short),
 	{}
 };
 

@@ -118,11 +118,41 @@ static void policy_repair_trouble_lowers_m(struct kunit *test)
 	crem_policy_init(&pol, &params, 0);
 	feed(&pol, 0, 1 * S, 10000, 0, 0);
 	KUNIT_ASSERT_EQ(test, crem_policy_m(&pol), 4);
-	/* Repairs lost: one step down, then zero after a second of it. */
-	feed(&pol, 1 * S, 1 * S + 1, 10000, 0, 50);
-	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 3);
-	feed(&pol, 1 * S + 100 * MS, 2 * S + 200 * MS, 10000, 0, 50);
+	/*
+	 * 5 % of the repairs lost: the averages part within a second (one
+	 * step down), and after a second of it, zero.
+	 */
+	feed(&pol, 1 * S, 1 * S + 900 * MS, 10000, 0, 50);
+	KUNIT_EXPECT_TRUE(test, pol.repair_trouble);
+	KUNIT_EXPECT_LT(test, crem_policy_m(&pol), 4);
+	KUNIT_EXPECT_GT(test, crem_policy_m(&pol), 0);
+	feed(&pol, 1 * S + 900 * MS, 3 * S, 10000, 0, 50);
 	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 0);
+}
+
+/*
+ * A report's interval is not the CSF's: with nothing lost, the counts of
+ * one report may still differ by the repairs in flight.  That is not
+ * trouble.
+ */
+static void policy_repair_counts_in_flight_are_not_loss(struct kunit *test)
+{
+	struct crem_policy pol;
+	u64 t;
+	int i = 0;
+
+	crem_policy_init(&pol, &params, 0);
+	for (t = 0; t < 3 * S; t += 100 * MS, i++) {
+		struct crem_wire_loss_report r = {
+			.interval_us = 100000, .expected = 100000,
+			.received = 99000,
+			.repairs_received = i & 1 ? 1060 : 940,
+		};
+
+		crem_policy_loss_report(&pol, &r, 1000, t);
+		KUNIT_EXPECT_FALSE(test, pol.repair_trouble);
+	}
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 4);
 }
 
 /*
@@ -169,6 +199,7 @@ static struct kunit_case crem_policy_test_cases[] = {
 	KUNIT_CASE(policy_congestion_never_raises_m),
 	KUNIT_CASE(policy_path_report_evidence),
 	KUNIT_CASE(policy_repair_trouble_lowers_m),
+	KUNIT_CASE(policy_repair_counts_in_flight_are_not_loss),
 	KUNIT_CASE(policy_circuit_breaker_at_the_drafts_times),
 	{}
 };
