@@ -213,3 +213,16 @@ fuzz: $(FUZZ_DIR)/fuzz_wire $(FUZZ_DIR)/fuzz_roce
 
 fuzz-smoke: fuzz
 	tests/fuzz/smoke.sh $(FUZZ_DIR) $(FUZZ_SMOKE_SECONDS)
+
+# The engine's property run (tests/harness/property.c): optimised, without
+# the sanitizers, the two loss models in parallel; PROPERTY_PACKETS per row.
+PROPERTY_BIN := $(UDIR)/crem_property
+PROPERTY_PACKETS ?= 1000000
+PROPERTY_SRCS := tests/harness/property.c tests/harness/pair.c \
+		 tests/harness/sim.c tests/harness/traffic.c
+$(PROPERTY_BIN): $(PROPERTY_SRCS) $(CORE_LIB) $(wildcard tests/harness/*.h)
+	$(CC) $(USER_CFLAGS) -O2 $(PROPERTY_SRCS) $(CORE_LIB) -o $@
+
+.PHONY: property
+property: $(PROPERTY_BIN)
+	tests/harness/property.sh $(PROPERTY_BIN) $(PROPERTY_PACKETS)

@@ -7,7 +7,8 @@
 # with W=1 and no warnings against both Debian kernel series, the RoCEv2
 # test vectors agree with their generator, and tshark's InfiniBand
 # dissector reads them without a malformed packet, and the parsers survive
-# a short fuzzing run (tests/fuzz/) with every past crash replayed.
+# a short fuzzing run (tests/fuzz/) with every past crash replayed, and
+# the engine's property run (a million packets per loss rate and model).
 # Prints one KTAP stream.
 #
 # Usage: tests/unit.sh UNIT_BIN [KTAP_OUT]
@@ -31,7 +32,7 @@ make_check() {
 
 run() {
 	echo "KTAP version 1"
-	echo "1..7"
+	echo "1..8"
 
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -74,6 +75,20 @@ run() {
 
 	tshark_check 6
 	fuzz_smoke 7
+	property_run 8
+}
+
+# The engine's property run: its table goes into the log as comments.
+property_run() {
+	local nr=$1
+
+	if (cd "$repo" && make -s property) > "$out.property" 2>&1; then
+		sed 's/^/# /' "$out.property"
+		echo "ok $nr engine_property_run"
+	else
+		sed 's/^/# /' "$out.property" | tail -n 40
+		echo "not ok $nr engine_property_run"
+	fi
 }
 
 fuzz_smoke() {
@@ -115,5 +130,6 @@ tshark_check() {
 
 run | tee "$out"
 grep -q '^not ok' "$out" && failed=1
-rm -f "$out.suites" "$out.check" "$out.checkpatch" "$out.kbuild" "$out.fuzz"
+rm -f "$out.suites" "$out.check" "$out.checkpatch" "$out.kbuild" "$out.fuzz" \
+	"$out.property"
 exit "$failed"

@@ -313,7 +313,7 @@ static void send_tick(struct crem_sim *sim, void *arg, const u8 *data,
 	if (!p->to_send)
 		return;
 	/* Like the RDMA transport, never more than a window unacknowledged. */
-	if (crem_psn_diff(p->next_psn, p->acked) >= CREM_PAIR_WINDOW) {
+	if (crem_psn_diff(p->next_psn, p->acked) >= (s32)CREM_PAIR_WINDOW) {
 		crem_sim_at(sim, sim->now_ns + p->send_gap_ns, send_tick, p,
 			    NULL, 0);
 		return;

@@ -8,10 +8,15 @@
  * resent by the RDMA transport; none corrupt, none restored twice.
  *
  * Prints one table row per run and exits non-zero if any run breaks an
- * invariant.  Usage: crem_property [packets] [seed] [loss rate [bursty]]
+ * invariant.
+ *
+ * Usage: crem_property [-n packets] [-s seed] [-m iid|bursty] [-p rate]
+ * (-m and -p pick rows; make property runs the two models in parallel.)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "tests/harness/pair.h"
 
@@ -84,21 +89,56 @@ static int run(double p, bool bursty, u64 packets, u64 seed,
 int main(int argc, char **argv)
 {
 	static const double rates[] = { 1e-4, 1e-3, 1e-2, 5e-2 };
-	u64 packets = argc > 1 ? strtoull(argv[1], NULL, 0) : 1000000;
-	u64 seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
+	u64 packets = 1000000, seed = 1;
+	int model = -1, opt;
+	double only = 0;
 	unsigned int r, b, failed = 0;
+	bool header = true;
 
-	printf("# crem property run: %llu packets per row, k=32, adaptive m,"
-	       " RTT 10 ms, 500k packets/s, seed %llu\n",
-	       (unsigned long long)packets, (unsigned long long)seed);
-	printf("| loss | model | sources | lost | restored %% | without request %% "
-	       "| overhead %% | p50 RTT | p99 RTT | left to RDMA %% | final m "
-	       "| invariants |\n");
-	printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	while ((opt = getopt(argc, argv, "n:s:m:p:H")) != -1) {
+		switch (opt) {
+		case 'n':
+			packets = strtoull(optarg, NULL, 0);
+			break;
+		case 's':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'm':
+			model = !strcmp(optarg, "bursty");
+			if (!model && strcmp(optarg, "iid")) {
+				fprintf(stderr, "crem_property: -m iid or bursty\n");
+				return 2;
+			}
+			break;
+		case 'p':
+			only = atof(optarg);
+			break;
+		case 'H':
+			header = false;
+			break;
+		default:
+			fprintf(stderr, "usage: crem_property [-n packets] [-s seed] "
+				"[-m iid|bursty] [-p rate] [-H]\n");
+			return 2;
+		}
+	}
+	if (!packets) {
+		fprintf(stderr, "crem_property: -n must be at least 1\n");
+		return 2;
+	}
+	if (header) {
+		printf("# crem property run: %llu packets per row, k=32, adaptive m,"
+		       " RTT 10 ms, 500k packets/s, seed %llu\n",
+		       (unsigned long long)packets, (unsigned long long)seed);
+		printf("| loss | model | sources | lost | restored %% | without request %% "
+		       "| overhead %% | p50 RTT | p99 RTT | left to RDMA %% | final m "
+		       "| invariants |\n");
+		printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	}
 	for (r = 0; r < sizeof(rates) / sizeof(rates[0]); r++) {
 		for (b = 0; b < 2; b++) {
-			if (argc > 3 && (atof(argv[3]) != rates[r] ||
-					 (argc > 4 && atoi(argv[4]) != (int)b)))
+			if ((only && only != rates[r]) ||
+			    (model >= 0 && model != (int)b))
 				continue;
 			struct result s = { 0 };
 			bool ok;
@@ -132,6 +172,8 @@ int main(int argc, char **argv)
 				       (unsigned long long)s.undelivered);
 		}
 	}
-	printf("%s\n", failed ? "property run: FAILED" : "property run: ok");
+	fflush(stdout);
+	if (header)
+		printf("%s\n", failed ? "property run: FAILED" : "property run: ok");
 	return failed ? 1 : 0;
 }
