@@ -116,21 +116,29 @@ static void pin_store(struct crem_crf *crf, u32 psn, const u8 *payload,
 	}
 }
 
-/* The received source symbol of @psn, from the window or a pin. */
+/*
+ * The received source symbol of @psn, from the window or any pin that
+ * holds it (pins overlap: a later one may have missed what left the
+ * window before it was made).
+ */
 static const u8 *source_of(struct crem_crf *crf, u32 psn)
 {
 	const struct crem_crf_pos *p = pos_of(crf, psn);
-	struct crem_crf_pin *pin;
-	u32 off;
+	unsigned int i;
 
 	if (p->psn == psn && p->state == CREM_POS_RECEIVED)
 		return symbol_of(crf, psn);
-	pin = pin_of(crf, psn);
-	if (!pin)
-		return NULL;
-	off = crem_psn_offset(psn, pin->start);
-	return pin->have[off / 8] & 1u << (off % 8) ?
-	       pin->symbols + (size_t)off * crf->stride : NULL;
+	for (i = 0; crf->npins && i < crf->cfg.max_open_blocks; i++) {
+		const struct crem_crf_pin *pin = &crf->pins[i];
+		u32 off;
+
+		if (!pin->symbols || !crem_psn_in_range(psn, pin->start, pin->count))
+			continue;
+		off = crem_psn_offset(psn, pin->start);
+		if (pin->have[off / 8] & 1u << (off % 8))
+			return pin->symbols + (size_t)off * crf->stride;
+	}
+	return NULL;
 }
 
 /* Is @psn's source here, arrived or restored? */
@@ -178,12 +186,11 @@ static void pin_around(struct crem_crf *crf, u32 gap, u32 count, u64 t)
 	victim->start = start;
 	victim->expires_ns = expires;
 	for (j = 0; j < span; j++) {
-		u32 psn = crem_psn_add(start, j);
-		const struct crem_crf_pos *p = pos_of(crf, psn);
+		const u8 *sym = source_of(crf, crem_psn_add(start, j));
 
-		if (p->psn == psn && p->state == CREM_POS_RECEIVED) {
-			memcpy(victim->symbols + (size_t)j * crf->stride,
-			       symbol_of(crf, psn), crf->stride);
+		if (sym) {
+			memcpy(victim->symbols + (size_t)j * crf->stride, sym,
+			       crf->stride);
 			victim->have[j / 8] |= 1u << (j % 8);
 		}
 	}

@@ -53,71 +53,66 @@ int crem_engine_config_check(const struct crem_engine_config *cfg,
  * Per-flow counters.  The glue sums them into the namespace's totals when
  * a flow ends, and exports both by name (crem_flow_stat_name()).
  */
-#define CREM_FLOW_STATS(X)						\
-	X(SOURCES, "sources")						\
-	X(SOURCE_BYTES, "source_bytes")					\
-	X(SOURCES_RETRANSMITTED, "sources_retransmitted")		\
-	X(SOURCES_UNPROTECTED, "sources_unprotected")			\
-	X(BLOCKS, "blocks")						\
-	X(BLOCKS_CLOSED_EARLY, "blocks_closed_early")			\
-	X(BLOCKS_ACKED, "blocks_acked")					\
-	X(BLOCKS_GIVEN_UP, "blocks_given_up")				\
-	X(MEMORY_REFUSED, "memory_refused")				\
-	X(REPAIRS_SENT, "repairs_sent")					\
-	X(REPAIR_BYTES_SENT, "repair_bytes_sent")			\
-	X(REPAIRS_DEFERRED, "repairs_deferred")				\
-	X(REPAIRS_RATE_DROPPED, "repairs_rate_dropped")			\
-	X(REPAIRS_PROACTIVE, "repairs_proactive")			\
-	X(REPAIRS_WITHHELD, "repairs_withheld")				\
-	X(REQUESTS_ANSWERED, "requests_answered")			\
-	X(REQUESTS_RATE_LIMITED, "requests_rate_limited")		\
-	X(REQUESTS_UNKNOWN_BLOCK, "requests_unknown_block")		\
-	X(REQUESTS_REFUSED, "requests_refused")				\
-	X(CODED_RETX, "coded_retx")					\
-	X(CODED_RETX_SYMBOLS, "coded_retx_symbols")			\
-	X(CODED_RETX_LOST, "coded_retx_lost")				\
-	X(SOURCE_COPY_SYMBOLS, "source_copy_symbols")			\
-	X(INFO_SENT, "info_sent")					\
-	X(FALLBACKS, "fallbacks")					\
-	X(CONFIG_CHANGES, "config_changes")				\
-	X(BREAKER_TRIPS, "breaker_trips")				\
-	X(PATH_REPORTS, "path_reports")					\
-	X(REPAIRS_RECEIVED, "repairs_received")				\
-	X(REPAIRS_CE, "repairs_ce")					\
-	X(REPAIRS_USELESS, "repairs_useless")				\
-	X(REPAIRS_REJECTED, "repairs_rejected")				\
-	X(SOURCES_CE, "sources_ce")					\
-	X(SOURCES_DUPLICATE, "sources_duplicate")			\
-	X(SOURCES_LATE, "sources_late")					\
-	X(RESTORED, "restored")						\
-	X(RESTORED_LATE, "restored_late")				\
-	X(RESTORED_BYTES, "restored_bytes")				\
-	X(ICRC_FAILURES, "icrc_failures")				\
-	X(BLOCKS_DECODED, "blocks_decoded")				\
-	X(BLOCKS_INCOMPLETE, "blocks_incomplete")			\
-	X(BLOCKS_FELL_BACK, "blocks_fell_back")				\
-	X(BLOCKS_DROPPED, "blocks_dropped")				\
-	X(REQUESTS_SENT, "requests_sent")				\
-	X(RANGE_REQUESTS_SENT, "range_requests_sent")			\
-	X(FALLBACK_REQUESTS_SENT, "fallback_requests_sent")		\
-	X(HELD, "held")							\
-	X(HOLD_EXPIRED, "hold_expired")					\
-	X(HOLD_FULL, "hold_full")					\
-	X(LOSS_REPORTS_SENT, "loss_reports_sent")			\
-	X(LOSS_REPORTS_RECEIVED, "loss_reports_received")		\
-	X(MSGS_SENT, "msgs_sent")					\
-	X(MSGS_RECEIVED, "msgs_received")				\
-	X(MSGS_IGNORED, "msgs_ignored")					\
-	X(SEND_ERRORS, "send_errors")					\
-	X(CLOSES_SENT, "closes_sent")					\
-	X(CLOSES_RECEIVED, "closes_received")
-
-#define CREM_FLOW_STAT_ENUM(id, name) CREM_FS_##id,
 enum crem_flow_stat {
-	CREM_FLOW_STATS(CREM_FLOW_STAT_ENUM)
+	CREM_FS_SOURCES,
+	CREM_FS_SOURCE_BYTES,
+	CREM_FS_SOURCES_RETRANSMITTED,
+	CREM_FS_SOURCES_UNPROTECTED,
+	CREM_FS_BLOCKS,
+	CREM_FS_BLOCKS_CLOSED_EARLY,
+	CREM_FS_BLOCKS_ACKED,
+	CREM_FS_BLOCKS_GIVEN_UP,
+	CREM_FS_MEMORY_REFUSED,
+	CREM_FS_REPAIRS_SENT,
+	CREM_FS_REPAIR_BYTES_SENT,
+	CREM_FS_REPAIRS_DEFERRED,
+	CREM_FS_REPAIRS_RATE_DROPPED,
+	CREM_FS_REPAIRS_PROACTIVE,
+	CREM_FS_REPAIRS_WITHHELD,
+	CREM_FS_REQUESTS_ANSWERED,
+	CREM_FS_REQUESTS_RATE_LIMITED,
+	CREM_FS_REQUESTS_UNKNOWN_BLOCK,
+	CREM_FS_REQUESTS_REFUSED,
+	CREM_FS_CODED_RETX,
+	CREM_FS_CODED_RETX_SYMBOLS,
+	CREM_FS_CODED_RETX_LOST,
+	CREM_FS_SOURCE_COPY_SYMBOLS,
+	CREM_FS_INFO_SENT,
+	CREM_FS_FALLBACKS,
+	CREM_FS_CONFIG_CHANGES,
+	CREM_FS_BREAKER_TRIPS,
+	CREM_FS_PATH_REPORTS,
+	CREM_FS_REPAIRS_RECEIVED,
+	CREM_FS_REPAIRS_CE,
+	CREM_FS_REPAIRS_USELESS,
+	CREM_FS_REPAIRS_REJECTED,
+	CREM_FS_SOURCES_CE,
+	CREM_FS_SOURCES_DUPLICATE,
+	CREM_FS_SOURCES_LATE,
+	CREM_FS_RESTORED,
+	CREM_FS_RESTORED_LATE,
+	CREM_FS_RESTORED_BYTES,
+	CREM_FS_ICRC_FAILURES,
+	CREM_FS_BLOCKS_DECODED,
+	CREM_FS_BLOCKS_INCOMPLETE,
+	CREM_FS_BLOCKS_FELL_BACK,
+	CREM_FS_BLOCKS_DROPPED,
+	CREM_FS_REQUESTS_SENT,
+	CREM_FS_RANGE_REQUESTS_SENT,
+	CREM_FS_FALLBACK_REQUESTS_SENT,
+	CREM_FS_HELD,
+	CREM_FS_HOLD_EXPIRED,
+	CREM_FS_HOLD_FULL,
+	CREM_FS_LOSS_REPORTS_SENT,
+	CREM_FS_LOSS_REPORTS_RECEIVED,
+	CREM_FS_MSGS_SENT,
+	CREM_FS_MSGS_RECEIVED,
+	CREM_FS_MSGS_IGNORED,
+	CREM_FS_SEND_ERRORS,
+	CREM_FS_CLOSES_SENT,
+	CREM_FS_CLOSES_RECEIVED,
 	CREM_FLOW_STAT_COUNT
 };
-#undef CREM_FLOW_STAT_ENUM
 
 struct crem_flow_stats {
 	u64 v[CREM_FLOW_STAT_COUNT];
