@@ -8,6 +8,8 @@
 
 /* p above one percent: ask for one symbol more than the minimum. */
 #define DELTA_LOSS (CREM_Q31 / 100)
+/* SRTTs an older configuration is kept after the newest is in use. */
+#define CONFIG_GRACE_SRTTS 8
 /* Range requests per message, and attempts per gap. */
 #define MAX_RANGES 32
 #define RANGE_TRIES 3
@@ -1082,9 +1084,10 @@ static void loss_report(struct crem_crf *crf, u64 t)
 
 /*
  * Does configuration @id still have blocks?  Its open slots say so, and so
- * does the CSF until it is seen using the newest configuration: blocks it
- * started before the Effective PSN keep their configuration, and their
- * repairs may trail by the reordering allowance and a round trip.
+ * does the CSF until well after it is seen using the newest configuration:
+ * blocks it started before the Effective PSN keep their configuration, and
+ * their coded retransmissions may come rounds later, for a gap the CRF
+ * asked about by PSN range before it had a slot for the block.
  */
 static bool config_open(void *ctx, u8 id)
 {
@@ -1092,7 +1095,8 @@ static bool config_open(void *ctx, u8 id)
 	unsigned int i;
 
 	if (!crf->newest_seen || now(crf) - crf->newest_seen_ns <
-				 2 * crf->srtt_ns + crf->cfg.reorder_ns)
+				 CONFIG_GRACE_SRTTS * crf->srtt_ns +
+				 crf->cfg.reorder_ns)
 		return true;
 	for (i = 0; i < crf->cfg.max_open_blocks; i++)
 		if (crf->slots[i].state == CREM_SLOT_OPEN &&

@@ -413,7 +413,7 @@ static void hello_acked(struct crem_csf *csf)
 }
 
 /* Track the flow's pace: inter-arrival EWMA and PSNs per SRTT. */
-static void pace(struct crem_csf *csf, u64 t, u32 psn)
+static void pace(struct crem_csf *csf, u64 t)
 {
 	if (csf->last_source_ns) {
 		u64 gap = t - csf->last_source_ns;
@@ -428,14 +428,15 @@ static void pace(struct crem_csf *csf, u64 t, u32 psn)
 	}
 	if (!csf->rate_mark_ns) {
 		csf->rate_mark_ns = t;
-		csf->rate_mark_psn = psn;
+		csf->rate_mark_psn = csf->next_psn;
 	} else if (t - csf->rate_mark_ns >= csf->srtt_ns) {
-		u32 n = crem_psn_offset(psn, csf->rate_mark_psn);
+		/* From the flow's front: a retransmission goes backwards. */
+		u32 n = crem_psn_offset(csf->next_psn, csf->rate_mark_psn);
 
 		csf->psn_per_srtt = crem_div64((u64)n * csf->srtt_ns,
 					       t - csf->rate_mark_ns);
 		csf->rate_mark_ns = t;
-		csf->rate_mark_psn = psn;
+		csf->rate_mark_psn = csf->next_psn;
 	}
 	csf->last_source_ns = t;
 	csf->last_activity_ns = t;
@@ -502,7 +503,7 @@ void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
 	csf->stats.v[CREM_FS_SOURCE_BYTES] += len;
 	csf->dscp = pkt->dscp;
 	span = crem_roce_psn_span(pkt, csf->hello.flow.rdma_mtu);
-	pace(csf, now(csf), pkt->psn);
+	pace(csf, now(csf));
 	/* The first configuration applies once acknowledged and reached. */
 	if (csf->state == CREM_CSF_ACTIVE && !csf->param.current.k) {
 		if (csf->param.state == CREM_PARAM_IDLE)

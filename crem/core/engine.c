@@ -16,7 +16,7 @@ void crem_engine_config_default(struct crem_engine_config *cfg)
 	/* H: about one block at 10 Gb/s, well under a quarter of a WAN RTT. */
 	cfg->hold_ns = 100 * CREM_US;
 	cfg->reorder_ns = 100 * CREM_US;
-	cfg->max_open_blocks = 64;
+	cfg->max_open_blocks = 256;
 	cfg->fallback_source_copy = true;
 	cfg->limits.schemes = 1u << CREM_FEC_SOURCE_COPY |
 			      1u << CREM_FEC_CAUCHY_RS;
@@ -24,7 +24,7 @@ void crem_engine_config_default(struct crem_engine_config *cfg)
 	cfg->limits.max_m = 16;
 	/* A 4096-byte RDMA MTU plus the largest headers and the length. */
 	cfg->limits.max_t = 4096 + 64 + 2;
-	cfg->limits.max_open_blocks = 64;
+	cfg->limits.max_open_blocks = 256;
 	cfg->initial_rtt_ns = 1 * CREM_MS;
 	cfg->idle_ns = 10000 * CREM_MS;
 	cfg->burst_gap_ns = 50 * CREM_US;

@@ -89,7 +89,7 @@ const struct crem_config *crem_csf_param_for_block(struct crem_csf_param *p,
 						   u32 start_psn);
 
 /* CRF side: the configurations acknowledged and not released. */
-#define CREM_CRF_CONFIGS 4
+#define CREM_CRF_CONFIGS 8
 
 struct crem_crf_param {
 	struct crem_config config[CREM_CRF_CONFIGS];

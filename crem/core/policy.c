@@ -87,6 +87,16 @@ static void repair_ewma(struct crem_policy *pol, u64 sent, u64 received)
 	pol->have_rep = true;
 }
 
+static bool repairs_lost_more(const struct crem_policy *pol)
+{
+	u64 lost, margin = pol->p > CREM_Q31 / 32 ? pol->p : CREM_Q31 / 32;
+
+	if (pol->rep_sent <= pol->rep_recv + REPAIR_SLACK)
+		return false;
+	lost = fraction(pol->rep_sent - pol->rep_recv, pol->rep_sent);
+	return lost > pol->p + margin;
+}
+
 static void ewma(u64 *avg, u64 sample, bool first)
 {
 	if (first)
@@ -167,16 +177,18 @@ void crem_policy_loss_report(struct crem_policy *pol,
 	pol->have_p = true;
 
 	/*
-	 * Loss or CE on REPAIR messages: less redundancy, none after 1 s.
+	 * CE or loss on REPAIR messages: less redundancy, none after 1 s.
+	 * REPAIRs may take another path (ECMP on another port); what tells of
+	 * trouble there is CE, or REPAIRs lost clearly more often than the
+	 * data: beyond twice the flow's loss rate and by more than one in 32
+	 * (repairs lost as often as data are no sign of a worse path, and
+	 * taking redundancy away for them would fail the flow for nothing).
 	 * The CRF's interval is not the CSF's (a one-way delay apart), so a
 	 * single report's counts differ by the repairs in flight; their
-	 * averages do not, unless repairs are lost: more than one in 32, and
-	 * more than one repair per interval.
+	 * averages do not.
 	 */
 	repair_ewma(pol, repairs_sent, r->repairs_received);
-	if (r->repairs_ce_marked ||
-	    (pol->rep_sent > pol->rep_recv + REPAIR_SLACK &&
-	     pol->rep_sent - pol->rep_recv > pol->rep_sent / 32)) {
+	if (r->repairs_ce_marked || repairs_lost_more(pol)) {
 		if (!pol->repair_trouble)
 			pol->repair_trouble_since = now_ns;
 		pol->repair_trouble = true;
@@ -186,6 +198,15 @@ void crem_policy_loss_report(struct crem_policy *pol,
 
 	target = crem_policy_target_m(pol->p, pol->par.k, pol->par.max_m,
 				      pol->par.epsilon);
+	/*
+	 * Less redundancy only when even twice the loss rate would not need
+	 * the current m: p hovers near the boundary between two m, and every
+	 * change costs a PARAM_UPDATE and a configuration at the CRF.
+	 */
+	if (target < pol->m &&
+	    crem_policy_target_m(2 * pol->p, pol->par.k, pol->par.max_m,
+				 pol->par.epsilon) >= pol->m)
+		target = pol->m;
 	if (pol->congestion && target > pol->par.m_cong)
 		target = pol->par.m_cong;
 	if (pol->repair_trouble) {

@@ -150,7 +150,9 @@ static void rdma_receive(struct crem_pair *p, const u8 *pkt, size_t len,
 				(rec->sent_ns + p->par.data.delay_ns);
 	}
 	if (rec->delivered) {
+		/* As an RC responder does: a duplicate is acknowledged again. */
 		p->duplicates++;
+		rdma_send_ack(p);
 		return;
 	}
 	rec->delivered = true;
@@ -197,6 +199,18 @@ static void rdma_timer_fire(struct crem_sim_timer *t)
 
 	if (p->since_ack)
 		rdma_send_ack(p);
+	/* No acknowledgement for a timeout: resend the oldest, even if it
+	 * arrived (its ACK may be what was lost). */
+	if (crem_psn_before(p->acked, p->next_psn) &&
+	    p->sim.now_ns - p->ack_progress_ns >= p->par.rdma_rto_ns) {
+		struct crem_pair_rec *rec = crem_pair_rec(p, p->acked);
+
+		if (rec && rec->pkt && rec->delivered) {
+			p->rdma_resent++;
+			csf_hook_and_send(p, rec);
+		}
+		p->ack_progress_ns = p->sim.now_ns;
+	}
 	for (psn = p->acked; crem_psn_before(psn, p->next_psn) && budget;
 	     psn = crem_psn_add(psn, 1)) {
 		struct crem_pair_rec *rec = crem_pair_rec(p, psn);

@@ -44,6 +44,9 @@ static int run(double p, bool bursty, u64 packets, u64 seed,
 	par.csf_cfg.m = 2;
 	par.csf_cfg.adaptive = true;
 	par.csf_cfg.max_blocks = 1024;
+	/* A round trip at 500k packets/s is 5000 packets, 150 blocks. */
+	par.csf_cfg.max_open_blocks = 1024;
+	par.csf_cfg.window = 4096;
 	par.crf_cfg = par.csf_cfg;
 	par.seed = seed;
 	par.rdma_rto_ns = 4 * RTT_NS;

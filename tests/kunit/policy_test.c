@@ -119,15 +119,28 @@ static void policy_repair_trouble_lowers_m(struct kunit *test)
 	feed(&pol, 0, 1 * S, 10000, 0, 0);
 	KUNIT_ASSERT_EQ(test, crem_policy_m(&pol), 4);
 	/*
-	 * 5 % of the repairs lost: the averages part within a second (one
-	 * step down), and after a second of it, zero.
+	 * 1 % of the data but 15 % of the repairs lost: the repairs' path is
+	 * worse.  Within a second m steps down; after a second of it, zero.
 	 */
-	feed(&pol, 1 * S, 1 * S + 900 * MS, 10000, 0, 50);
+	feed(&pol, 1 * S, 1 * S + 900 * MS, 10000, 0, 150);
 	KUNIT_EXPECT_TRUE(test, pol.repair_trouble);
 	KUNIT_EXPECT_LT(test, crem_policy_m(&pol), 4);
 	KUNIT_EXPECT_GT(test, crem_policy_m(&pol), 0);
-	feed(&pol, 1 * S + 900 * MS, 3 * S, 10000, 0, 50);
+	feed(&pol, 1 * S + 900 * MS, 3 * S, 10000, 0, 150);
 	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 0);
+}
+
+/* Repairs lost as often as the data say nothing of their own path. */
+static void policy_repairs_lost_like_data_are_not_trouble(struct kunit *test)
+{
+	struct crem_policy pol;
+
+	crem_policy_init(&pol, &params, 0);
+	feed(&pol, 0, 5 * S, 20000, 0, 20);
+	KUNIT_EXPECT_FALSE(test, pol.repair_trouble);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol),
+			crem_policy_target_m(pol.p, params.k, params.max_m,
+					     params.epsilon));
 }
 
 /*
@@ -200,6 +213,7 @@ static struct kunit_case crem_policy_test_cases[] = {
 	KUNIT_CASE(policy_path_report_evidence),
 	KUNIT_CASE(policy_repair_trouble_lowers_m),
 	KUNIT_CASE(policy_repair_counts_in_flight_are_not_loss),
+	KUNIT_CASE(policy_repairs_lost_like_data_are_not_trouble),
 	KUNIT_CASE(policy_circuit_breaker_at_the_drafts_times),
 	{}
 };
