@@ -162,10 +162,10 @@ static void send_due(struct crem_csf *csf, struct crem_csf_slot *s)
 {
 	struct crem_csf_block *b = s->block;
 
-	while (s->repairs_due && csf->credit >= csf->param.current.k) {
+	while (s->repairs_due && csf->credit >= csf->param.active.k) {
 		u8 i = b->m - s->repairs_due;
 
-		csf->credit -= csf->param.current.k;
+		csf->credit -= csf->param.active.k;
 		s->repairs_due--;
 		csf->repairs_due--;
 		send_repair(csf, b, CREM_FEC_CAUCHY_RS, i,
@@ -298,7 +298,7 @@ static void arm_flow(struct crem_csf *csf)
 			d = min_u64(d, csf->last_source_ns +
 				    csf->gap_ns + csf->cfg.burst_gap_ns);
 		/* Repairs due go out once the current packet has. */
-		if (csf->repairs_due && csf->credit >= csf->param.current.k)
+		if (csf->repairs_due && csf->credit >= csf->param.active.k)
 			d = min_u64(d, now(csf));
 		d = min_u64(d, csf->last_activity_ns + csf->cfg.idle_ns);
 		break;
@@ -364,7 +364,7 @@ static u32 param_lead(const struct crem_csf *csf)
 
 static void propose(struct crem_csf *csf, u8 m)
 {
-	struct crem_config c = csf->param.current;
+	struct crem_config c = csf->param.active;
 
 	c.scheme = csf->cfg.scheme;
 	c.k = min_u64(csf->cfg.k, csf->hello.effective.max_k);
@@ -372,7 +372,7 @@ static void propose(struct crem_csf *csf, u8 m)
 	if (c.m + c.k > 255)
 		c.m = 255 - c.k;
 	c.symbol_len = csf->symbol_len;
-	if (c.k == csf->param.current.k && c.m == csf->param.current.m)
+	if (c.k == csf->param.active.k && c.m == csf->param.active.m)
 		return;
 	/* In effect a round trip of PSNs from now, if the flow keeps on. */
 	crem_csf_param_propose(&csf->param, &c,
@@ -468,7 +468,7 @@ static void add_source(struct crem_csf *csf, u32 psn, u32 span,
 	switch (crem_csf_block_add(s->block, psn, span, payload, len)) {
 	case CREM_CSF_ADDED:
 		csf->credit = min_u64(csf->credit + s->block->m,
-				      2ull * s->block->m * csf->param.current.k);
+				      2ull * s->block->m * csf->param.active.k);
 		s->last_source_ns = csf->last_source_ns;
 		if (crem_psn_after(crem_psn_add(psn, span), csf->next_psn))
 			csf->next_psn = crem_psn_add(psn, span);
@@ -505,12 +505,12 @@ void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
 	span = crem_roce_psn_span(pkt, csf->hello.flow.rdma_mtu);
 	pace(csf, now(csf));
 	/* The first configuration applies once acknowledged and reached. */
-	if (csf->state == CREM_CSF_ACTIVE && !csf->param.current.k) {
+	if (csf->state == CREM_CSF_ACTIVE && !csf->param.active.k) {
 		if (csf->param.state == CREM_PARAM_IDLE)
 			propose(csf, csf->cfg.m);
 		crem_csf_param_for_block(&csf->param, pkt->psn);
 	}
-	if (csf->state != CREM_CSF_ACTIVE || !csf->param.current.k) {
+	if (csf->state != CREM_CSF_ACTIVE || !csf->param.active.k) {
 		if (crem_psn_after(crem_psn_add(pkt->psn, span), csf->next_psn))
 			csf->next_psn = crem_psn_add(pkt->psn, span);
 		if (csf->state == CREM_CSF_ACTIVE)
@@ -527,7 +527,7 @@ void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
 
 int crem_csf_set_m(struct crem_csf *csf, u8 m)
 {
-	u8 k = csf->param.current.k;
+	u8 k = csf->param.active.k;
 
 	if (csf->state != CREM_CSF_ACTIVE || !k)
 		return -ENOTCONN;
@@ -785,7 +785,7 @@ static void loss_report(struct crem_csf *csf, const struct crem_msg *msg)
 		return;
 	}
 	if (csf->cfg.adaptive && csf->param.state == CREM_PARAM_IDLE &&
-	    csf->param.current.k && !pol->tripped)
+	    csf->param.active.k && !pol->tripped)
 		propose(csf, pol->m);
 }
 
@@ -827,14 +827,14 @@ static int path_report(struct crem_csf *csf, const struct crem_msg *msg)
 			u8 *out = csf->coded, index;
 
 			if (!b || !b->closed || s->repairs_due ||
-			    csf->credit < csf->param.current.k ||
+			    csf->credit < csf->param.active.k ||
 			    b->next_index + b->k >= 256)
 				continue;
 			if (crem_csf_block_coded(b, &b->present, &one, &out,
 						 &index, work) !=
 			    CREM_FEC_CAUCHY_RS)
 				continue;
-			csf->credit -= csf->param.current.k;
+			csf->credit -= csf->param.active.k;
 			send_repair(csf, b, CREM_FEC_CAUCHY_RS, index, 0, 0,
 				    NULL, out);
 			csf->stats.v[CREM_FS_REPAIRS_PROACTIVE]++;

@@ -188,7 +188,7 @@ void crem_csf_destroy(struct crem_csf *csf);
 static inline const struct crem_config *
 crem_csf_config(const struct crem_csf *csf)
 {
-	return &csf->param.current;
+	return &csf->param.active;
 }
 
 #endif /* CREM_CORE_CSF_H */

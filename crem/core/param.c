@@ -18,7 +18,7 @@ void crem_csf_param_init(struct crem_csf_param *p, const struct crem_env *env,
 	p->env = env;
 	p->owner = owner;
 	p->flow_id = flow_id;
-	p->current = *initial;
+	p->active = *initial;
 	p->state = CREM_PARAM_IDLE;
 }
 
@@ -51,7 +51,7 @@ int crem_csf_param_propose(struct crem_csf_param *p,
 	if (p->state == CREM_PARAM_PENDING || p->state == CREM_PARAM_ACKED)
 		return -EBUSY;
 	p->next = *cfg;
-	p->next.id = p->current.id + 1;
+	p->next.id = p->active.id + 1;
 	p->effective_psn = effective_psn & CREM_PSN_MASK;
 	p->lead = lead ? lead : 1;
 	p->rto_ns = 2 * srtt_ns > CREM_PARAM_MIN_RTO_NS ? 2 * srtt_ns :
@@ -119,10 +119,10 @@ const struct crem_config *crem_csf_param_for_block(struct crem_csf_param *p,
 						   u32 start_psn)
 {
 	if (p->state == CREM_PARAM_ACKED && reached(p, start_psn)) {
-		p->current = p->next;
+		p->active = p->next;
 		p->state = CREM_PARAM_IDLE;
 	}
-	return &p->current;
+	return &p->active;
 }
 
 void crem_crf_param_init(struct crem_crf_param *p,

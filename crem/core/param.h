@@ -48,7 +48,7 @@ struct crem_csf_param {
 	const struct crem_env *env;
 	void *owner;
 	u32 flow_id;
-	struct crem_config current;
+	struct crem_config active;
 	struct crem_config next;
 	u32 effective_psn;
 	enum crem_param_state state;

@@ -174,8 +174,8 @@ static void param_update_lost_twice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->switch_psn,
 			crem_psn_add(0xfffff0, 1000 + (BLOCK - 1000 % BLOCK) % BLOCK));
 	KUNIT_EXPECT_GE(test, p->switch_at, p->acked_at);
-	KUNIT_EXPECT_EQ(test, p->csf.current.id, 8);
-	KUNIT_EXPECT_EQ(test, p->csf.current.k, 32);
+	KUNIT_EXPECT_EQ(test, p->csf.active.id, 8);
+	KUNIT_EXPECT_EQ(test, p->csf.active.k, 32);
 	crem_sim_free(&p->sim);
 }
 
@@ -193,7 +193,7 @@ static void param_effective_psn_passes_first(struct kunit *test)
 	/* Never before both the acknowledgement and the Effective PSN. */
 	KUNIT_EXPECT_GE(test, p->switch_at, p->acked_at);
 	KUNIT_EXPECT_FALSE(test, crem_psn_before(p->switch_psn, last));
-	KUNIT_EXPECT_EQ(test, p->csf.current.id, 8);
+	KUNIT_EXPECT_EQ(test, p->csf.active.id, 8);
 	crem_sim_free(&p->sim);
 }
 
@@ -207,7 +207,7 @@ static void param_gives_up_after_eight(struct kunit *test)
 	for (i = 0; i < 8; i++)
 		KUNIT_EXPECT_EQ_MSG(test, p->update_at[i], at[i] * MS, "update %u", i);
 	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_PARAM_FAILED);
-	KUNIT_EXPECT_EQ(test, p->csf.current.id, 7);
+	KUNIT_EXPECT_EQ(test, p->csf.active.id, 7);
 	KUNIT_EXPECT_EQ(test, p->switch_at, 0ull);
 	crem_sim_free(&p->sim);
 }
