@@ -113,7 +113,7 @@ static void queue(struct loop *l, u8 kind, const u8 *buf, size_t len)
 		memcpy(it->buf, buf, len);
 		return;
 	}
-	KUNIT_FAIL(l->test, "loop queue full");
+	KUNIT_FAIL(l->test, "more than %d packets in flight", LOOP_ITEMS);
 }
 
 /* ---- the environment ---------------------------------------------- */
