@@ -15,6 +15,7 @@
 #include "compat.h"
 #include "core/version.h"
 #include "fec/fec.h"
+#include "flow.h"
 #include "netlink/genl.h"
 #include "netns.h"
 
@@ -27,6 +28,11 @@ static int __init crem_mod_init(void)
 	 * scalar one; nothing to undo.
 	 */
 	crem_fec_init();
+
+	/* The engines' coding scratch and crem's workqueue. */
+	ret = crem_flow_work_init();
+	if (ret)
+		goto err_work;
 
 	/* Per-namespace state next: netlink handlers look it up. */
 	ret = crem_netns_init();
@@ -44,13 +50,22 @@ static int __init crem_mod_init(void)
 err_genl:
 	crem_netns_exit();
 err_netns:
+	crem_flow_work_exit();
+err_work:
 	return ret;
 }
 
+/*
+ * Netlink first (no more configuration), then every namespace's hooks,
+ * socket and flows (crem_netns_exit() waits for all of them), then the
+ * scratch, then the flows' memory after their grace period.
+ */
 static void __exit crem_mod_exit(void)
 {
 	crem_genl_exit();
 	crem_netns_exit();
+	crem_flow_work_exit();
+	rcu_barrier();
 	pr_info("crem " CREM_VERSION " unloaded\n");
 }
 

@@ -3,6 +3,21 @@
 
 static const char *const crem_stat_names[] = {
 	[CREM_STAT_CTL_REQUESTS] = "ctl_requests",
+	[CREM_STAT_ROCE_SEEN] = "roce_seen",
+	[CREM_STAT_ROCE_BAD] = "roce_bad",
+	[CREM_STAT_UNPROTECTED] = "unprotected",
+	[CREM_STAT_MSGS_RECEIVED] = "msgs_received",
+	[CREM_STAT_MSGS_NO_FLOW] = "msgs_no_flow",
+	[CREM_STAT_MSGS_WRONG_PEER] = "msgs_wrong_peer",
+	[CREM_STAT_HELLO_REFUSED] = "hello_refused",
+	[CREM_STAT_REPORTS_REFUSED] = "reports_refused",
+	[CREM_STAT_FLOW_LIMIT] = "flow_limit",
+	[CREM_STAT_MEM_LIMIT] = "mem_limit",
+	[CREM_STAT_RESTORED_INJECTED] = "restored_injected",
+	[CREM_STAT_HELD_REINJECTED] = "held_reinjected",
+	[CREM_STAT_RESTORE_NOMEM] = "restore_nomem",
+	[CREM_STAT_INJECT_NO_DEV] = "inject_no_dev",
+	[CREM_STAT_SEND_ERRORS] = "send_errors",
 };
 
 _Static_assert(ARRAY_SIZE(crem_stat_names) == CREM_STAT_COUNT, "a name for each");

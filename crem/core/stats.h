@@ -14,6 +14,21 @@
 /* Per-netns counters; crem_stat_name() gives each its exported name. */
 enum crem_stat {
 	CREM_STAT_CTL_REQUESTS,
+	CREM_STAT_ROCE_SEEN,		/* RoCEv2 packets at a hook */
+	CREM_STAT_ROCE_BAD,		/* to port 4791 but not RoCEv2 */
+	CREM_STAT_UNPROTECTED,		/* sources toward no protected prefix */
+	CREM_STAT_MSGS_RECEIVED,	/* CREM datagrams */
+	CREM_STAT_MSGS_NO_FLOW,		/* well-formed, for no flow here */
+	CREM_STAT_MSGS_WRONG_PEER,	/* from other than the bound peer */
+	CREM_STAT_HELLO_REFUSED,	/* receiver off, or no memory */
+	CREM_STAT_REPORTS_REFUSED,	/* PATH_REPORT from no allowed reporter */
+	CREM_STAT_FLOW_LIMIT,		/* a flow not made: max_flows */
+	CREM_STAT_MEM_LIMIT,		/* engine memory refused: mem_limit */
+	CREM_STAT_RESTORED_INJECTED,	/* restored packets handed on */
+	CREM_STAT_HELD_REINJECTED,	/* held packets handed on */
+	CREM_STAT_RESTORE_NOMEM,	/* restored packet, no skb */
+	CREM_STAT_INJECT_NO_DEV,	/* restored packet, device gone */
+	CREM_STAT_SEND_ERRORS,		/* CREM datagrams not sent */
 	CREM_STAT_COUNT
 };
 

@@ -8,28 +8,32 @@
  * handler protects what it touches itself.  They act on the namespace of
  * the requesting socket only.
  */
+#include <linux/slab.h>
 #include <net/genetlink.h>
 
 #include <linux/crem_netlink.h>
 
 #include "../core/version.h"
 #include "../fec/dot.h"
+#include "../flow.h"
 #include "../netns.h"
 #include "genl.h"
 #include "nl_gen.h"
 
-static struct genl_family crem_genl_family;
+struct genl_family crem_genl_family;
 
 /*
  * Start a reply to @info.  On success the caller owns *@msgp and must end
  * it with genlmsg_end() and send it, or free it.
  */
-static void *crem_reply_start(struct genl_info *info, struct sk_buff **msgp)
+void *crem_reply_start(struct genl_info *info, struct sk_buff **msgp)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	/* The stats reply is a few hundred nests: room for all of them. */
+	msg = genlmsg_new(info->genlhdr->cmd == CREM_CMD_GET_STATS ?
+			  4 * NLMSG_GOODSIZE : NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return NULL;
 	hdr = genlmsg_put_reply(msg, info, &crem_genl_family, 0,
@@ -61,23 +65,106 @@ int crem_nl_get_version_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static int crem_put_stats(struct sk_buff *msg, const struct crem_net *cn)
+static int put_stat(struct sk_buff *msg, int type, const char *name,
+		    u64 value)
 {
-	u64 values[CREM_STAT_COUNT];
+	struct nlattr *stat = nla_nest_start(msg, type);
+
+	if (!stat || nla_put_string(msg, CREM_A_STAT_NAME, name) ||
+	    nla_put_u64_64bit(msg, CREM_A_STAT_VALUE, value, CREM_A_STAT_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(msg, stat);
+	return 0;
+}
+
+/**
+ * crem_nl_put_flow_stats() - a flow's counters as name/value nests
+ * @msg: the message
+ * @type: the nest's attribute type
+ * @st: the counters
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int crem_nl_put_flow_stats(struct sk_buff *msg, int type,
+			   const struct crem_flow_stats *st)
+{
+	char name[48];
 	unsigned int i;
 
-	crem_net_stats_read(cn, values);
-	for (i = 0; i < CREM_STAT_COUNT; i++) {
-		struct nlattr *stat = nla_nest_start(msg, CREM_A_STATS);
-
-		if (!stat ||
-		    nla_put_string(msg, CREM_A_STAT_NAME, crem_stat_name(i)) ||
-		    nla_put_u64_64bit(msg, CREM_A_STAT_VALUE, values[i],
-				      CREM_A_STAT_PAD))
+	for (i = 0; i < CREM_FLOW_STAT_COUNT; i++)
+		if (put_stat(msg, type, crem_flow_stat_name(i), st->v[i]))
 			return -EMSGSIZE;
-		nla_nest_end(msg, stat);
+	for (i = 1; i <= CREM_MSG_CLOSE; i++) {
+		snprintf(name, sizeof(name), "sent_%s", crem_msg_type_name(i));
+		if (put_stat(msg, type, name, st->sent[i]))
+			return -EMSGSIZE;
+		snprintf(name, sizeof(name), "received_%s",
+			 crem_msg_type_name(i));
+		if (put_stat(msg, type, name, st->received[i]))
+			return -EMSGSIZE;
 	}
 	return 0;
+}
+
+/*
+ * The namespace's counters, its CREM messages by parse result, and the
+ * per-flow counters summed over ended and live flows ("flow_" names).
+ */
+static int crem_put_stats(struct sk_buff *msg, struct crem_net *cn)
+{
+	u64 values[CREM_STAT_COUNT], wire[CREM_WIRE_NR_REASONS];
+	u64 *flows = kcalloc(CREM_FLOW_STAT_COUNT, sizeof(u64), GFP_KERNEL);
+	u64 created, ended, live;
+	struct crem_flow *flow;
+	char name[48];
+	unsigned int i;
+	int ret = -EMSGSIZE;
+
+	if (!flows)
+		return -ENOMEM;
+	crem_net_stats_read(cn, values);
+	crem_net_wire_read(cn, wire);
+	spin_lock_bh(&cn->flows_lock);
+	memcpy(flows, cn->ended, sizeof(u64) * CREM_FLOW_STAT_COUNT);
+	created = cn->flows_created;
+	ended = cn->flows_ended;
+	live = cn->nflows;
+	spin_unlock_bh(&cn->flows_lock);
+	rcu_read_lock();
+	list_for_each_entry_rcu(flow, &cn->flows, list) {
+		const struct crem_flow_stats *st =
+			flow->key.role == CREM_ROLE_SENDER ? &flow->csf.stats :
+							     &flow->crf.stats;
+
+		for (i = 0; i < CREM_FLOW_STAT_COUNT; i++)
+			flows[i] += READ_ONCE(st->v[i]);
+	}
+	rcu_read_unlock();
+
+	for (i = 0; i < CREM_STAT_COUNT; i++)
+		if (put_stat(msg, CREM_A_STATS, crem_stat_name(i), values[i]))
+			goto out;
+	for (i = 0; i < CREM_WIRE_NR_REASONS; i++) {
+		snprintf(name, sizeof(name), "wire_%s",
+			 crem_wire_reason_name(i));
+		if (put_stat(msg, CREM_A_STATS, name, wire[i]))
+			goto out;
+	}
+	if (put_stat(msg, CREM_A_STATS, "flows", live) ||
+	    put_stat(msg, CREM_A_STATS, "flows_created", created) ||
+	    put_stat(msg, CREM_A_STATS, "flows_ended", ended) ||
+	    put_stat(msg, CREM_A_STATS, "mem_bytes",
+		     atomic64_read(&cn->mem)))
+		goto out;
+	for (i = 0; i < CREM_FLOW_STAT_COUNT; i++) {
+		snprintf(name, sizeof(name), "flow_%s", crem_flow_stat_name(i));
+		if (put_stat(msg, CREM_A_STATS, name, flows[i]))
+			goto out;
+	}
+	ret = 0;
+out:
+	kfree(flows);
+	return ret;
 }
 
 int crem_nl_get_stats_doit(struct sk_buff *skb, struct genl_info *info)
@@ -100,7 +187,7 @@ int crem_nl_get_stats_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static struct genl_family crem_genl_family __ro_after_init = {
+struct genl_family crem_genl_family __ro_after_init = {
 	.name = CREM_GENL_NAME,
 	.version = CREM_GENL_VERSION,
 	.netnsok = true,

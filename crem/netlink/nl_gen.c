@@ -10,7 +10,57 @@
 
 #include "nl_gen.h"
 
-const struct genl_ops crem_nl_ops[2] = {
+static const struct nla_policy crem_nl_prefix_policy[CREM_A_PREFIX_MAX + 1] = {
+	[CREM_A_PREFIX_FAMILY] = { .type = NLA_U8 },
+	[CREM_A_PREFIX_ADDR] = { .type = NLA_BINARY },
+	[CREM_A_PREFIX_LEN] = { .type = NLA_U8 },
+	[CREM_A_PREFIX_PEER] = { .type = NLA_BINARY },
+};
+
+/* set-config do: the request's attributes, and no others. */
+static const struct nla_policy crem_nl_set_config_do_policy[CREM_A_MAX + 1] = {
+	[CREM_A_PORT] = { .type = NLA_U16 },
+	[CREM_A_ROLE] = { .type = NLA_U8 },
+	[CREM_A_ENABLED] = { .type = NLA_U8 },
+	[CREM_A_K] = { .type = NLA_U8 },
+	[CREM_A_M] = { .type = NLA_U8 },
+	[CREM_A_ADAPTIVE] = { .type = NLA_U8 },
+	[CREM_A_M_CONG] = { .type = NLA_U8 },
+	[CREM_A_EPSILON_PPM] = { .type = NLA_U32 },
+	[CREM_A_HOLD_US] = { .type = NLA_U32 },
+	[CREM_A_REORDER_US] = { .type = NLA_U32 },
+	[CREM_A_MAX_FLOWS] = { .type = NLA_U32 },
+	[CREM_A_MAX_OPEN_BLOCKS] = { .type = NLA_U16 },
+	[CREM_A_MEM_LIMIT] = { .type = NLA_U64 },
+};
+
+/* protect-add do: the request's attributes, and no others. */
+static const struct nla_policy crem_nl_protect_add_do_policy[CREM_A_MAX + 1] = {
+	[CREM_A_PREFIX] = NLA_POLICY_NESTED(crem_nl_prefix_policy),
+};
+
+/* protect-del do: the request's attributes, and no others. */
+static const struct nla_policy crem_nl_protect_del_do_policy[CREM_A_MAX + 1] = {
+	[CREM_A_PREFIX] = NLA_POLICY_NESTED(crem_nl_prefix_policy),
+};
+
+/* reporter-add do: the request's attributes, and no others. */
+static const struct nla_policy crem_nl_reporter_add_do_policy[CREM_A_MAX + 1] = {
+	[CREM_A_REPORTER] = NLA_POLICY_NESTED(crem_nl_prefix_policy),
+};
+
+/* reporter-del do: the request's attributes, and no others. */
+static const struct nla_policy crem_nl_reporter_del_do_policy[CREM_A_MAX + 1] = {
+	[CREM_A_REPORTER] = NLA_POLICY_NESTED(crem_nl_prefix_policy),
+};
+
+/* close-flow do: the request's attributes, and no others. */
+static const struct nla_policy crem_nl_close_flow_do_policy[CREM_A_MAX + 1] = {
+	[CREM_A_CLOSE_ID] = { .type = NLA_U32 },
+	[CREM_A_CLOSE_ROLE] = { .type = NLA_U8 },
+};
+
+const struct genl_ops crem_nl_ops[10] = {
 	{
 		.cmd		= CREM_CMD_GET_VERSION,
 		.doit		= crem_nl_get_version_doit,
@@ -19,6 +69,58 @@ const struct genl_ops crem_nl_ops[2] = {
 	{
 		.cmd		= CREM_CMD_GET_STATS,
 		.doit		= crem_nl_get_stats_doit,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= CREM_CMD_GET_CONFIG,
+		.doit		= crem_nl_get_config_doit,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= CREM_CMD_SET_CONFIG,
+		.doit		= crem_nl_set_config_doit,
+		.policy		= crem_nl_set_config_do_policy,
+		.maxattr	= CREM_A_MAX,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= CREM_CMD_PROTECT_ADD,
+		.doit		= crem_nl_protect_add_doit,
+		.policy		= crem_nl_protect_add_do_policy,
+		.maxattr	= CREM_A_MAX,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= CREM_CMD_PROTECT_DEL,
+		.doit		= crem_nl_protect_del_doit,
+		.policy		= crem_nl_protect_del_do_policy,
+		.maxattr	= CREM_A_MAX,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= CREM_CMD_REPORTER_ADD,
+		.doit		= crem_nl_reporter_add_doit,
+		.policy		= crem_nl_reporter_add_do_policy,
+		.maxattr	= CREM_A_MAX,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= CREM_CMD_REPORTER_DEL,
+		.doit		= crem_nl_reporter_del_doit,
+		.policy		= crem_nl_reporter_del_do_policy,
+		.maxattr	= CREM_A_MAX,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= CREM_CMD_GET_FLOWS,
+		.dumpit		= crem_nl_get_flows_dumpit,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= CREM_CMD_CLOSE_FLOW,
+		.doit		= crem_nl_close_flow_doit,
+		.policy		= crem_nl_close_flow_do_policy,
+		.maxattr	= CREM_A_MAX,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };

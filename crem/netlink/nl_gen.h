@@ -12,7 +12,15 @@
 /* Handlers, one per operation and mode of Documentation/netlink/specs/crem.yaml. */
 int crem_nl_get_version_doit(struct sk_buff *skb, struct genl_info *info);
 int crem_nl_get_stats_doit(struct sk_buff *skb, struct genl_info *info);
+int crem_nl_get_config_doit(struct sk_buff *skb, struct genl_info *info);
+int crem_nl_set_config_doit(struct sk_buff *skb, struct genl_info *info);
+int crem_nl_protect_add_doit(struct sk_buff *skb, struct genl_info *info);
+int crem_nl_protect_del_doit(struct sk_buff *skb, struct genl_info *info);
+int crem_nl_reporter_add_doit(struct sk_buff *skb, struct genl_info *info);
+int crem_nl_reporter_del_doit(struct sk_buff *skb, struct genl_info *info);
+int crem_nl_get_flows_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int crem_nl_close_flow_doit(struct sk_buff *skb, struct genl_info *info);
 
-extern const struct genl_ops crem_nl_ops[2];
+extern const struct genl_ops crem_nl_ops[10];
 
 #endif /* CREM_NL_GEN_H */

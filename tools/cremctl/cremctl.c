@@ -16,16 +16,12 @@
 #include <linux/crem_netlink.h>
 
 #include "crem/core/version.h"
+#include "cremctl.h"
 #include "json.h"
 #include "nl.h"
 
 #define MAX_STATS 256
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-struct options {
-	bool json;
-	bool pretty;
-};
 
 struct crem_stat_value {
 	char name[64];
@@ -39,9 +35,9 @@ struct crem_info {
 	struct crem_stat_value stats[MAX_STATS];
 };
 
-static const char *prog = "cremctl";
+const char *prog = "cremctl";
 
-static int report(int err, const char *what, const char *why)
+int report(int err, const char *what, const char *why)
 {
 	if (err == -ENOENT && !strcmp(what, "connect"))
 		fprintf(stderr,
@@ -221,6 +217,13 @@ static const struct {
 } commands[] = {
 	{ "show", cmd_show, "the module's version and counters (default)" },
 	{ "version", cmd_version, "the module's version" },
+	{ "config", cmd_config, "the namespace's configuration" },
+	{ "set", cmd_set, "change settings: set port 7000 k 32 ..." },
+	{ "protect", cmd_protect, "protect add PREFIX [peer ADDR] | del PREFIX | list" },
+	{ "reporter", cmd_reporter, "reporter add|del PREFIX: PATH_REPORT sources" },
+	{ "flows", cmd_flows, "the protected flows, with their counters" },
+	{ "flow", cmd_flow, "flow close ID sender|receiver" },
+	{ "stats", cmd_stats, "every counter of the namespace" },
 	{ "help", cmd_help, "this text" },
 };
 

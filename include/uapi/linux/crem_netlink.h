@@ -31,9 +31,118 @@ enum {
 	 * named, not numbered, so that new ones need no uapi change.
 	 */
 	CREM_A_STATS,
+	/*
+	 * u16: The CREM UDP port of the namespace.  There is no default: the
+	 * namespace does nothing until a port is set (0 turns crem off).
+	 */
+	CREM_A_PORT,
+	/* u8: Bit 0: sender function (CSF); bit 1: receiver function (CRF). */
+	CREM_A_ROLE,
+	/* u8: Non-zero to act on traffic; zero stops new flows and ends all. */
+	CREM_A_ENABLED,
+	/* u8: PSN positions per block (RECOMMENDED 32). */
+	CREM_A_K,
+	/* u8: Repairs per block, fixed, or the adaptive policy's start. */
+	CREM_A_M,
+	/* u8: Non-zero for the draft's adaptive redundancy policy. */
+	CREM_A_ADAPTIVE,
+	/* u8: The largest m for congestion loss (RECOMMENDED 1). */
+	CREM_A_M_CONG,
+	/* u32: The policy's target block loss, in parts per million. */
+	CREM_A_EPSILON_PPM,
+	/* u32: The receiver's hold time H in microseconds (0 holds nothing). */
+	CREM_A_HOLD_US,
+	/* u32: The receiver's reordering allowance in microseconds. */
+	CREM_A_REORDER_US,
+	/* u32: Flows of the namespace, both roles; more are not protected. */
+	CREM_A_MAX_FLOWS,
+	/* u16: Blocks a receiver flow holds at once (states it in HELLO_ACK). */
+	CREM_A_MAX_OPEN_BLOCKS,
+	/* u64: Bytes of flow state the namespace may use. */
+	CREM_A_MEM_LIMIT,
+	/*
+	 * nest: A protected destination prefix: flows toward it are protected,
+	 * and their CREM receiver is the peer (or, without one, the flow's
+	 * own destination).
+	 */
+	CREM_A_PREFIX,
+	/* nest: An address prefix PATH_REPORTs are accepted from. */
+	CREM_A_REPORTER,
+	/* nest: One protected flow, in a flow dump. */
+	CREM_A_FLOW,
+	/* u32: A flow's Flow ID, to close it. */
+	CREM_A_CLOSE_ID,
+	/* u8: 1 for a sender flow (CSF), 2 for a receiver flow (CRF). */
+	CREM_A_CLOSE_ROLE,
+	/* pad: Alignment of 64-bit values. */
+	CREM_A_PAD,
 
 	__CREM_A_LAST,
 	CREM_A_MAX = (__CREM_A_LAST - 1)
+};
+
+/* An address prefix, and for protected prefixes the peer. */
+enum {
+	CREM_A_PREFIX_UNSPEC,
+	/* u8: 4 or 6. */
+	CREM_A_PREFIX_FAMILY,
+	/* binary: The address, 4 or 16 bytes. */
+	CREM_A_PREFIX_ADDR,
+	/* u8: The prefix length in bits. */
+	CREM_A_PREFIX_LEN,
+	/* binary: The CREM receiver for flows toward the prefix, 4 or 16 bytes. */
+	CREM_A_PREFIX_PEER,
+
+	__CREM_A_PREFIX_LAST,
+	CREM_A_PREFIX_MAX = (__CREM_A_PREFIX_LAST - 1)
+};
+
+/* A protected flow. */
+enum {
+	CREM_A_FLOW_UNSPEC,
+	/* u8: 4 or 6. */
+	CREM_A_FLOW_FAMILY,
+	/* binary: Source address of the protected packets. */
+	CREM_A_FLOW_SRC,
+	/* binary: Destination address of the protected packets. */
+	CREM_A_FLOW_DST,
+	/* u32: Destination QP. */
+	CREM_A_FLOW_QP,
+	/* u8: 1 sender (CSF), 2 receiver (CRF). */
+	CREM_A_FLOW_ROLE,
+	/* u32: Flow ID (0 before HELLO_ACK). */
+	CREM_A_FLOW_ID,
+	/* string: negotiating, active, unprotected or closed. */
+	CREM_A_FLOW_STATE,
+	/* binary: The address CREM messages go to. */
+	CREM_A_FLOW_PEER,
+	/* u8: FEC scheme of the configuration in use. */
+	CREM_A_FLOW_SCHEME,
+	/* u8: k of the configuration in use. */
+	CREM_A_FLOW_K,
+	/* u8: m of the configuration in use. */
+	CREM_A_FLOW_M,
+	/* u16: Symbol length T. */
+	CREM_A_FLOW_T,
+	/* u8: Config ID in use. */
+	CREM_A_FLOW_CONFIG_ID,
+	/* u32: Smoothed round-trip time. */
+	CREM_A_FLOW_SRTT_US,
+	/* u32: The sender's loss estimate p. */
+	CREM_A_FLOW_LOSS_PPM,
+	/* u8: Non-zero when recent loss is classified as congestion. */
+	CREM_A_FLOW_CONGESTION,
+	/* u8: Non-zero while the circuit breaker holds. */
+	CREM_A_FLOW_BREAKER,
+	/* nest: The flow's counters. */
+	CREM_A_FLOW_STATS,
+	/* u64: Bytes of engine memory the flow holds. */
+	CREM_A_FLOW_MEM,
+	/* pad: Alignment of 64-bit values. */
+	CREM_A_FLOW_PAD,
+
+	__CREM_A_FLOW_LAST,
+	CREM_A_FLOW_MAX = (__CREM_A_FLOW_LAST - 1)
 };
 
 /* One counter. */
@@ -56,6 +165,25 @@ enum {
 	CREM_CMD_GET_VERSION,
 	/* Report the namespace's counters. */
 	CREM_CMD_GET_STATS,
+	/* Report the namespace's configuration. */
+	CREM_CMD_GET_CONFIG,
+	/*
+	 * Change the namespace's configuration; attributes not given keep
+	 * their values.  New flows use the new values.
+	 */
+	CREM_CMD_SET_CONFIG,
+	/* Protect flows toward a prefix (and name their peer). */
+	CREM_CMD_PROTECT_ADD,
+	/* Stop protecting new flows toward a prefix. */
+	CREM_CMD_PROTECT_DEL,
+	/* Accept PATH_REPORTs from a prefix. */
+	CREM_CMD_REPORTER_ADD,
+	/* Stop accepting PATH_REPORTs from a prefix. */
+	CREM_CMD_REPORTER_DEL,
+	/* Dump the namespace's flows. */
+	CREM_CMD_GET_FLOWS,
+	/* Close one flow (CLOSE with reason 0 to its peer). */
+	CREM_CMD_CLOSE_FLOW,
 
 	__CREM_CMD_LAST,
 	CREM_CMD_MAX = (__CREM_CMD_LAST - 1)

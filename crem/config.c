@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A namespace's configuration (see config.h).
+ */
+#include <linux/string.h>
+
+#include "config.h"
+
+void crem_cfg_default(struct crem_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->role = CREM_ROLE_SENDER | CREM_ROLE_RECEIVER;
+	cfg->enabled = true;
+	cfg->max_flows = 1024;
+	cfg->mem_limit = 256ull << 20;
+	cfg->rdma_mtu = 1024;
+	crem_engine_config_default(&cfg->eng);
+	/* A 1024-byte RDMA MTU: T of 1090 fits a 1500-byte path MTU. */
+	cfg->eng.limits.max_t = 1024 + 64 + 2;
+}
+
+bool crem_prefix_match(const struct crem_prefix *p, u8 af, const u8 *addr)
+{
+	unsigned int full = p->len / 8, rest = p->len % 8;
+
+	if (p->af != af)
+		return false;
+	if (memcmp(p->addr, addr, full))
+		return false;
+	return !rest || !((p->addr[full] ^ addr[full]) & (0xff00 >> rest));
+}
+
+const struct crem_prefix *crem_cfg_protected(const struct crem_cfg *cfg,
+					     u8 af, const u8 *dst)
+{
+	const struct crem_prefix *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < cfg->nprefixes; i++)
+		if (crem_prefix_match(&cfg->prefix[i], af, dst) &&
+		    (!best || cfg->prefix[i].len > best->len))
+			best = &cfg->prefix[i];
+	return best;
+}
+
+bool crem_cfg_reporter(const struct crem_cfg *cfg, u8 af, const u8 *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nreporters; i++)
+		if (crem_prefix_match(&cfg->reporter[i], af, addr))
+			return true;
+	return false;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Protected flows in the kernel: the engine (crem/core/csf.h, crf.h) of one
+ * flow, its lock, timer and lifetime, and the namespace's tables.
+ *
+ * Locking, outermost first:
+ *   crem_net.flows_lock (spin, BH)   the tables, the list, the counts
+ *   crem_flow.lock (spin, BH)        every call into the flow's engine
+ * A receiver flow's lock is never held while another flow's is taken:
+ * packets the engine restores or releases are queued under the lock and
+ * handed to the stack after it is dropped (crem_flow_flush()).
+ *
+ * Lifetime: the tables hold one reference.  Lookups run under
+ * rcu_read_lock() and take the flow's lock; a flow marked dead is
+ * skipped.  Teardown (crem_flow_kill()) is, in order:
+ *   1. unlink from the tables and the list (flows_lock), sum its
+ *      counters into the namespace's;
+ *   2. in process context (the reap work): cancel the timer, then under
+ *      the flow's lock mark it dead and destroy the engine (its buffers
+ *      freed, held packets released);
+ *   3. drop the tables' reference; the memory goes after a grace period,
+ *      when no lookup can still see it.
+ */
+#ifndef CREM_FLOW_H
+#define CREM_FLOW_H
+
+#include <linux/hashtable.h>
+#include <linux/hrtimer.h>
+#include <linux/kref.h>
+#include <linux/netfilter.h>
+#include <linux/skbuff.h>
+#include <linux/workqueue.h>
+
+#include "core/crf.h"
+#include "core/csf.h"
+
+struct crem_net;
+
+struct crem_flow_key {
+	u8 af;			/* CREM_AF_INET or CREM_AF_INET6 */
+	u8 role;		/* CREM_ROLE_SENDER or CREM_ROLE_RECEIVER */
+	u16 zero;
+	u32 qp;			/* destination QP */
+	u8 src[16];
+	u8 dst[16];
+};
+
+/* Buffers the environment keeps for reuse, so that a block costs none. */
+#define CREM_FLOW_SPARES 4
+
+struct crem_flow {
+	struct hlist_node by_key;
+	struct hlist_node by_id;
+	struct list_head list;
+	struct crem_flow_key key;
+	struct crem_net *cn;
+	struct kref ref;
+	struct rcu_head rcu;
+	struct hrtimer timer;
+	struct work_struct reap;
+	bool unlinked;		/* flows_lock */
+	bool id_hashed;		/* flows_lock */
+
+	spinlock_t lock;	/* the engine, and everything below */
+	bool dead;
+	bool creating;		/* may sleep: set only before publication */
+	u32 flow_id;
+	u8 peer_af;
+	u8 peer[16];
+	__be16 peer_port;
+	int ifindex;		/* receiver: where sources arrive */
+	/*
+	 * Restored (rebuilt, protocol 0) and released (held, as they came)
+	 * packets, in order, for the stack once the lock is dropped
+	 * (crem_flow_flush()).
+	 */
+	struct sk_buff_head out;
+	u64 mem;
+	struct {
+		void *mem;
+		size_t size;
+	} spare[CREM_FLOW_SPARES];
+	struct crem_env env;
+	union {
+		struct {
+			struct crem_csf csf;
+			struct crem_csf_slot *ring;
+		};
+		struct crem_crf crf;
+	};
+};
+
+/* crem's workqueue: flow reaping and HELLOs. */
+extern struct workqueue_struct *crem_wq;
+
+int crem_flow_work_init(void);
+void crem_flow_work_exit(void);
+int crem_flows_init(struct crem_net *cn);
+void crem_flows_exit(struct crem_net *cn);
+
+struct crem_flow *crem_flow_lookup(struct crem_net *cn,
+				   const struct crem_flow_key *key);
+struct crem_flow *crem_flow_by_id(struct crem_net *cn, u8 role, u32 id);
+
+/*
+ * A new sender flow for @key, toward @peer, from the packet with @psn;
+ * sends HELLO.  Context: softirq, under rcu_read_lock().  Return: the
+ * flow, or NULL (limit, memory, or one already made by another CPU).
+ */
+struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
+				    const struct crem_flow_key *key,
+				    u8 peer_af, const u8 *peer, u32 psn,
+				    u16 rdma_mtu);
+
+/*
+ * A new receiver flow from a HELLO that came from @peer:@port; answers
+ * it.  Context: process (the HELLO work).  Return: 0 or -errno.
+ */
+int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
+		      u8 peer_af, const u8 *peer, __be16 port);
+
+/* Hand the packets the engine restored or released to the stack. */
+void crem_flow_flush(struct crem_flow *flow);
+
+/* Note the flow's id once HELLO_ACK assigned it (sender). */
+void crem_flow_hash_id(struct crem_flow *flow);
+
+/* End the flow (see the teardown order above).  Context: any. */
+void crem_flow_kill(struct crem_flow *flow);
+
+/* Has the engine ended the flow?  Caller holds the flow's lock. */
+bool crem_flow_ended(const struct crem_flow *flow);
+
+/* Kill every flow and wait for them to go.  Context: process. */
+void crem_flows_flush(struct crem_net *cn);
+
+#endif /* CREM_FLOW_H */
