@@ -57,6 +57,12 @@ static int extack_attr_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
+/* NLMSG_DONE ends a dump (libmnl's default, lost with our own table). */
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return MNL_CB_STOP;
+}
+
 /* NLMSG_ERROR: an ACK stops the loop; an error keeps its extack message. */
 static int error_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -81,7 +87,9 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 int crem_nl_talk(struct crem_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		 void *data, char *why, size_t why_len)
 {
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = error_cb, [NLMSG_DONE] = done_cb,
+	};
 	struct talk_ctx ctx = {
 		.cb = cb, .data = data, .why = why, .why_len = why_len,
 	};
