@@ -128,7 +128,7 @@ static const u8 *source_of(struct crem_crf *crf, u32 psn)
 	const struct crem_crf_pos *p = pos_of(crf, psn);
 	unsigned int i;
 
-	if (p->psn == psn && p->state == CREM_POS_RECEIVED)
+	if (p->psn == psn && p->state == CREM_POS_RECEIVED && !p->late)
 		return symbol_of(crf, psn);
 	for (i = 0; crf->npins && i < crf->cfg.max_open_blocks; i++) {
 		const struct crem_crf_pin *pin = &crf->pins[i];
@@ -143,7 +143,15 @@ static const u8 *source_of(struct crem_crf *crf, u32 psn)
 	return NULL;
 }
 
-/* Is @psn's source here, arrived or restored? */
+/* Arrived late: here, but not the copy the CSF coded (see crem_crf_source). */
+static bool arrived_late(struct crem_crf *crf, u32 psn)
+{
+	const struct crem_crf_pos *p = pos_of(crf, psn);
+
+	return p->psn == psn && p->state == CREM_POS_RECEIVED && p->late;
+}
+
+/* Is @psn's source here, as coded: arrived in time, or restored? */
 static bool have_source(struct crem_crf *crf, u32 psn)
 {
 	return pos_state(crf, psn) == CREM_POS_RESTORED || source_of(crf, psn);
@@ -450,11 +458,23 @@ static struct crem_crf_slot *new_slot(struct crem_crf *crf)
 static struct crem_fec_set slot_missing(struct crem_crf *crf,
 					const struct crem_crf_slot *s)
 {
-	struct crem_fec_set missing = { 0 };
+	struct crem_fec_set missing = { 0 }, late = { 0 };
 	unsigned int j;
 
-	crem_set_for_each(j, &s->present)
-		if (!have_source(crf, crem_psn_add(s->start, j)))
+	crem_set_for_each(j, &s->present) {
+		u32 psn = crem_psn_add(s->start, j);
+
+		if (arrived_late(crf, psn))
+			crem_set_add(&late, j);
+		else if (!have_source(crf, psn))
+			crem_set_add(&missing, j);
+	}
+	/*
+	 * A late copy is not a source to decode with, but nothing to restore
+	 * either: it is unknown only while something else is missing.
+	 */
+	if (crem_set_count(&missing))
+		crem_set_for_each(j, &late)
 			crem_set_add(&missing, j);
 	return missing;
 }
@@ -523,8 +543,11 @@ static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
 		return;
 	crf->stats.v[CREM_FS_BLOCKS_DECODED]++;
 	crem_set_for_each(j, &missing) {
-		if (deliver(crf, crem_psn_add(s->start, j),
-			    crem_crf_block_symbol(b, j), b->stride))
+		u32 psn = crem_psn_add(s->start, j);
+
+		if (arrived_late(crf, psn))
+			continue;	/* restored only to decode the others */
+		if (deliver(crf, psn, crem_crf_block_symbol(b, j), b->stride))
 			crem_set_add(&bad, j);
 	}
 	if (!crem_set_count(&bad)) {
@@ -878,7 +901,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	u32 psn = pkt->psn;
 	struct crem_crf_pos *p;
 	struct crem_crf_slot *s;
-	bool in_order;
+	bool in_order, late;
 	u32 span;
 
 	if (crf->state != CREM_CRF_ACTIVE || !crem_roce_is_source(pkt))
@@ -909,15 +932,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	 * only matters to a block still waiting for it.
 	 */
 	if (before_window(crf, psn)) {
-		crf->stats.v[CREM_FS_SOURCES_DUPLICATE]++;
-		if (crf->npins)
-			pin_store(crf, psn, udp_payload, len);
-		s = slot_of_psn(crf, psn);
-		if (s && s->state == CREM_SLOT_OPEN && s->block) {
-			crem_crf_block_add_source(s->block, psn, udp_payload,
-						  len);
-			try_decode(crf, s);
-		}
+		crf->stats.v[CREM_FS_SOURCES_LATE]++;
 		return CREM_CRF_PASS;
 	}
 	crf->stats.v[CREM_FS_SOURCES]++;
@@ -927,11 +942,13 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	 * allowance.  A packet missed for longer is a recovery (the RDMA
 	 * transport's retransmission): counting it would hide the loss.
 	 */
-	if (!crem_psn_before(psn, crf->frontier) || !crf->have_frontier ||
-	    (p->psn == psn && p->gap && t - p->missing_ns <= crf->cfg.reorder_ns))
-		crf->report.received++;
-	else
+	late = crf->have_frontier && crem_psn_before(psn, crf->frontier) &&
+	       !(p->psn == psn && p->gap &&
+		 t - p->missing_ns <= crf->cfg.reorder_ns);
+	if (late)
 		crf->stats.v[CREM_FS_SOURCES_LATE]++;
+	else
+		crf->report.received++;
 	learn_ip(crf, ip, pkt);
 	if (p->held) {
 		/* Its slot is reused: the old packet goes first. */
@@ -945,17 +962,23 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	p->state = CREM_POS_RECEIVED;
 	p->held = false;
 	p->gap = 0;
+	p->late = late;
 	if (crem_symbol_from_packet(symbol_of(crf, psn), crf->stride,
 				    udp_payload, len))
 		p->state = CREM_POS_EMPTY;	/* larger than T: not coded */
-	else if (crf->npins)
+	else if (crf->npins && !late)
 		pin_store(crf, psn, udp_payload, len);
 	span = crem_roce_psn_span(pkt, crf->desc.rdma_mtu);
 	cover(crf, psn, span, t);
 
+	/*
+	 * A late packet is the RDMA transport's retransmission, which may
+	 * differ from the copy the CSF coded (rxe sets AckReq afresh): never
+	 * a source to decode with.
+	 */
 	s = slot_of_psn(crf, psn);
 	if (s && s->state == CREM_SLOT_OPEN) {
-		if (s->block)
+		if (s->block && !late)
 			crem_crf_block_add_source(s->block, psn, udp_payload,
 						  len);
 		try_decode(crf, s);
@@ -1181,6 +1204,16 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		err = crem_crf_hello_again(crf, msg);
 		break;
 	case CREM_MSG_PARAM_UPDATE:
+		/*
+		 * The CSF proposes its first configuration as HELLO_ACK
+		 * arrives: the first round trip this side can time.
+		 */
+		if (!crf->have_srtt && crf->hello_ack_ns &&
+		    msg->param_update.config_id == 1) {
+			crem_srtt_sample(&crf->srtt_ns, &crf->have_srtt,
+					 now(crf) - crf->hello_ack_ns);
+			crf->hello_ack_ns = 0;
+		}
 		newest = crf->param.newest;
 		crem_crf_param_update(&crf->param, &crf->sub.env, crf, msg,
 				      &crf->limits);
@@ -1283,6 +1316,7 @@ int crem_crf_start(struct crem_crf *crf, const struct crem_env *env,
 		return id;
 	}
 	crf->flow_id = id;
+	crf->hello_ack_ns = now(crf);
 	/* Kept, to answer a retransmitted HELLO the same way. */
 	len = crem_crf_hello_ack_build(hello, &cfg->limits, id, crf->hello_ack,
 				       sizeof(crf->hello_ack));
@@ -1300,6 +1334,7 @@ int crem_crf_hello_again(struct crem_crf *crf, const struct crem_msg *hello)
 {
 	if (hello->hello.nonce != crf->nonce)
 		return -ESTALE;
+	crf->hello_ack_ns = 0;		/* Karn: a repeated exchange */
 	return crem_engine_send(crf->env, crf->owner, &crf->stats,
 				crf->hello_ack, crf->hello_ack_len, 0);
 }

@@ -61,6 +61,7 @@ struct crem_crf_pos {
 	u32 psn;
 	u8 state;
 	bool held;		/* its packet waits in the hold queue */
+	bool late;		/* arrived after it was missed: not for decoding */
 	u8 gap;			/* missing when a later PSN came: 1 + asks */
 	u64 missing_ns;		/* when it was first missed */
 };
@@ -147,6 +148,7 @@ struct crem_crf {
 
 	u64 srtt_ns;
 	bool have_srtt;
+	u64 hello_ack_ns;		/* for the first RTT sample */
 	u16 request_id;
 	u64 request_ns;			/* when request_id went out */
 	u64 p;				/* loss EWMA, Q31, for delta */

@@ -25,7 +25,8 @@ void crem_engine_config_default(struct crem_engine_config *cfg)
 	/* A 4096-byte RDMA MTU plus the largest headers and the length. */
 	cfg->limits.max_t = 4096 + 64 + 2;
 	cfg->limits.max_open_blocks = 256;
-	cfg->initial_rtt_ns = 1 * CREM_MS;
+	/* Long links: a round trip of milliseconds; learnt from then on. */
+	cfg->initial_rtt_ns = 10 * CREM_MS;
 	cfg->idle_ns = 10000 * CREM_MS;
 	cfg->burst_gap_ns = 50 * CREM_US;
 	cfg->max_blocks = 256;

@@ -156,14 +156,32 @@ void crem_policy_loss_report(struct crem_policy *pol,
 			     u64 repairs_sent, u64 now_ns)
 {
 	u64 received = r->received < r->expected ? r->received : r->expected;
-	u64 loss, ce;
+	u64 expected, loss, ce;
 	u8 target;
 
 	breaker(pol, r, now_ns);
-	if (!r->expected)
+	/*
+	 * Reports come once per SRTT, whatever the rate: a slow flow's hold
+	 * a few packets, and a loss rate from them is noise.  Reports are
+	 * gathered until they cover CREM_POLICY_SAMPLE packets.
+	 */
+	pol->acc_expected += r->expected;
+	pol->acc_received += received;
+	pol->acc_ce += r->ce_marked;
+	pol->acc_rep_sent += repairs_sent;
+	pol->acc_rep_received += r->repairs_received;
+	pol->acc_rep_ce += r->repairs_ce_marked;
+	if (pol->acc_expected < CREM_POLICY_SAMPLE)
 		return;
-	loss = fraction(r->expected - received, r->expected);
-	ce = fraction(r->ce_marked, received);
+	expected = pol->acc_expected;
+	received = pol->acc_received;
+	loss = fraction(expected - received, expected);
+	ce = fraction(pol->acc_ce, received);
+	repairs_sent = pol->acc_rep_sent;
+	pol->acc_expected = 0;
+	pol->acc_received = 0;
+	pol->acc_ce = 0;
+	pol->acc_rep_sent = 0;
 	/*
 	 * Congestion: CE rising, CE marking steadily (a queue that marks
 	 * drops too, once full), or a reporter saw queues grow or overflow.
@@ -187,14 +205,16 @@ void crem_policy_loss_report(struct crem_policy *pol,
 	 * single report's counts differ by the repairs in flight; their
 	 * averages do not.
 	 */
-	repair_ewma(pol, repairs_sent, r->repairs_received);
-	if (r->repairs_ce_marked || repairs_lost_more(pol)) {
+	repair_ewma(pol, repairs_sent, pol->acc_rep_received);
+	pol->acc_rep_received = 0;
+	if (pol->acc_rep_ce || repairs_lost_more(pol)) {
 		if (!pol->repair_trouble)
 			pol->repair_trouble_since = now_ns;
 		pol->repair_trouble = true;
 	} else {
 		pol->repair_trouble = false;
 	}
+	pol->acc_rep_ce = 0;
 
 	target = crem_policy_target_m(pol->p, pol->par.k, pol->par.max_m,
 				      pol->par.epsilon);

@@ -37,6 +37,8 @@
 #define CREM_REPAIR_TROUBLE_NS	1000000000ull	/* 1 s */
 /* A hop's queueing delay growing by more than this is congestion. */
 #define CREM_QUEUE_GROWTH_US	50
+/* Packets a loss estimate is made from, at least. */
+#define CREM_POLICY_SAMPLE	64
 
 struct crem_policy_params {
 	u8 k;
@@ -56,6 +58,9 @@ struct crem_policy {
 	u8 m;
 	u64 last_change_ns;
 	bool changed_once;
+	/* reports gathered until they cover CREM_POLICY_SAMPLE packets */
+	u64 acc_expected, acc_received, acc_ce;
+	u64 acc_rep_sent, acc_rep_received, acc_rep_ce;
 	/* REPAIR trouble (loss or CE on repairs) */
 	u64 rep_sent, rep_recv;	/* averages per report, 1/256 */
 	bool have_rep;

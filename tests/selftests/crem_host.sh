@@ -37,7 +37,7 @@ fi
 # crem.ko needs the UDP tunnel modules (rdma_rxe loaded them already).
 modprobe udp_tunnel 2>/dev/null
 modprobe ip6_udp_tunnel 2>/dev/null
-if insmod "$CREM_KO" && "$CREMCTL" set port "$port" &&
+if insmod "$CREM_KO" && "$CREMCTL" set port "$port" k 8 hold-us 2500 reorder-us 2500 &&
 	"$CREMCTL" protect add "$CREM_PEER_IP/32"; then
 	ktap_ok "crem on: port $port, protecting flows to $CREM_PEER_IP"
 else

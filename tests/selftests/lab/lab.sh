@@ -179,7 +179,7 @@ boot_guest() {
 		qemu-system-x86_64 -m 1024 -smp 1 -cpu max -no-reboot \
 		-display none -monitor none -serial "file:$console" \
 		-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=7 panic=-1 softlockup_panic=0 crem.role=$role $*" \
+		-append "console=ttyS0 quiet panic=-1 crem.role=$role $*" \
 		-netdev "stream,id=link,server=$server,addr.type=unix,addr.path=$sock" \
 		-device "virtio-net-pci,netdev=link,mac=$mac" \
 		</dev/null >/dev/null 2>"$console.qemu" || true
