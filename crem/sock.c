@@ -228,10 +228,18 @@ void crem_sock_hello_work(struct work_struct *work)
 			break;
 		cb = CREM_HELLO_CB(skb);
 		len = ntohs(udp_hdr(skb)->len) - sizeof(struct udphdr);
+		/*
+		 * -EEXIST: a retransmitted HELLO queued before its flow was
+		 * made; the flow answers the next one itself.
+		 */
 		if (crem_wire_parse(skb->data + sizeof(struct udphdr), len, &m,
-				    NULL) == CREM_WIRE_OK &&
-		    crem_flow_new_crf(cn, &m, cb->af, cb->addr, cb->port))
-			crem_net_stat_inc(cn, CREM_STAT_HELLO_REFUSED);
+				    NULL) == CREM_WIRE_OK) {
+			int err = crem_flow_new_crf(cn, &m, cb->af, cb->addr,
+						    cb->port);
+
+			if (err && err != -EEXIST)
+				crem_net_stat_inc(cn, CREM_STAT_HELLO_REFUSED);
+		}
 		kfree_skb(skb);
 	}
 }

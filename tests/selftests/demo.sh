@@ -2,10 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make demo: ib_write_bw between the two lab guests across a 10 ms round
-# trip, without loss and with 1 % loss, and the goodput of each.
-#
-# crem does not protect traffic yet (its datapath is a later issue), so
-# both runs are "crem off"; once it does, this shows crem on and off.
+# trip: without loss, with 1 % loss, and with 1 % loss and crem on (host
+# mode); the goodput of each, and crem's counters on both hosts.
 
 set -euo pipefail
 
@@ -26,12 +24,24 @@ fi
 goodput() {
 	tr -d '\r' < "$out/b.console" | awk -v link="$1" '$1 == "#" && $2 == "goodput" && $3 == link {print $4}'
 }
+counters() {
+	tr -d '\r' < "$out/$1.console" | awk '$1 == "#" && $2 == "counter" {printf "    %-34s %s\n", $3, $4}'
+}
 clean=$(goodput clean)
 lossy=$(goodput lossy)
+crem=$(goodput crem)
 
 echo
 echo "crem demo: ib_write_bw, $iters writes of $size bytes, host B -> host A (soft-RoCE, QEMU)"
 printf '  %-28s %-6s %s\n' "link" "crem" "goodput"
 printf '  %-28s %-6s %s MB/s\n' "10 ms RTT, no loss" "off" "$clean"
 printf '  %-28s %-6s %s MB/s\n' "10 ms RTT, 1 % loss" "off" "$lossy"
-awk -v c="$clean" -v l="$lossy" 'BEGIN { if (c > 0) printf "  1 %% loss keeps %.0f %% of the lossless goodput\n", 100 * l / c }'
+printf '  %-28s %-6s %s MB/s\n' "10 ms RTT, 1 % loss" "on" "$crem"
+awk -v c="$clean" -v l="$lossy" -v r="$crem" 'BEGIN {
+	if (c > 0) printf "  1 %% loss keeps %.0f %% of the lossless goodput without crem, %.0f %% with it\n", 100 * l / c, 100 * r / c
+	if (l > 0) printf "  crem on / off at 1 %% loss: %.2fx\n", r / l }'
+echo
+echo "  crem's counters, host B (sender):"
+counters b
+echo "  crem's counters, host A (receiver):"
+counters a

@@ -2,18 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The demo's guest side (make demo): ib_write_bw from host B to host A over
-# a 10 ms round trip, first without loss, then with 1 % loss on the data
-# direction.  Host B prints the goodputs as "# goodput LINK MB/s".
+# a 10 ms round trip: without loss, with 1 % loss on the data direction,
+# and with that loss and crem protecting the flow (host mode, both hosts).
+# Host B prints the goodputs as "# goodput RUN MB/s"; both hosts print
+# crem's counters as "# counter NAME VALUE".
 #
 #   host A 192.0.2.1 --- netem delay 5ms ---------> host B
 #   host A <------------ netem delay 5ms [loss 1%] --- host B (writes)
 . ./guest.sh
 
-require_tool ib_write_bw "$TC"
+require_tool ib_write_bw "$TC" jq
 iters=${CREM_ITERS:-200}
 size=${CREM_SIZE:-65536}
 
-ktap_plan 3
+ktap_plan 5
 ktap_check "netem: 5 ms each way" \
 	"$TC" qdisc add dev eth0 root netem delay 5ms
 
@@ -33,4 +35,26 @@ if perftest_bw ib_write_bw /tmp/bw_lossy -s "$size" -n "$iters"; then
 else
 	ktap_fail "ib_write_bw, 10 ms RTT, 1 % loss"
 fi
+
+# crem on both hosts: B sends for its writes, A receives.
+modprobe udp_tunnel 2>/dev/null
+modprobe ip6_udp_tunnel 2>/dev/null
+if insmod "$CREM_KO" &&
+	"$CREMCTL" set port 7700 k 8 hold-us 2500 reorder-us 2500 &&
+	"$CREMCTL" protect add "$CREM_PEER_IP/32"; then
+	ktap_ok "crem on: host mode, port 7700"
+else
+	ktap_fail "crem on: host mode, port 7700"
+fi
+lab_sync crem-ready
+if perftest_bw ib_write_bw /tmp/bw_crem -s "$size" -n "$iters"; then
+	[ "$CREM_ROLE" = b ] && echo "# goodput crem $(cat /tmp/bw_crem)"
+	ktap_ok "ib_write_bw, 10 ms RTT, 1 % loss, crem on"
+else
+	ktap_fail "ib_write_bw, 10 ms RTT, 1 % loss, crem on"
+fi
+"$CREMCTL" -j stats | jq -r 'to_entries[] | select(.value > 0) | "# counter \(.key) \(.value)"'
+"$CREMCTL" flows | sed 's/^/# flows: /'
+lab_sync crem-done
+rmmod crem
 ktap_finish
