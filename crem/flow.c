@@ -66,6 +66,7 @@ static void env_deliver(void *ctx, void *owner, const u8 *pkt, size_t len)
 static void env_release(void *ctx, void *owner, void *held)
 {
 	struct crem_flow *flow = env_flow(owner);
+
 	__skb_queue_tail(&flow->out, (struct sk_buff *)held);
 }
 

@@ -21,6 +21,10 @@
 #include "core/stats.h"
 #include "core/wire.h"
 
+/* What follows a netfilter hook: where held and restored packets go. */
+typedef int (*crem_okfn_t)(struct net *net, struct sock *sk,
+			   struct sk_buff *skb);
+
 struct crem_pcpu_stats {
 	u64_stats_t counter[CREM_STAT_COUNT];
 	struct u64_stats_sync syncp;
@@ -60,8 +64,7 @@ struct crem_net {
 	struct crem_cfg __rcu *cfg;
 	struct socket *sock4, *sock6;
 	struct nf_hook_ops *hook_ops;
-	int (*okfn4)(struct net *net, struct sock *sk, struct sk_buff *skb);
-	int (*okfn6)(struct net *net, struct sock *sk, struct sk_buff *skb);
+	crem_okfn_t okfn4, okfn6;
 
 	spinlock_t flows_lock;
 	DECLARE_HASHTABLE(by_key, 10);

@@ -334,7 +334,7 @@ int crem_sock_send(struct crem_net *cn, u8 af, const u8 *peer, __be16 port,
 void crem_sock_inject(struct crem_net *cn, u8 af, int ifindex,
 		      struct sk_buff *skb)
 {
-	int (*okfn)(struct net *, struct sock *, struct sk_buff *);
+	crem_okfn_t okfn;
 	struct net_device *dev;
 
 	rcu_read_lock();
@@ -370,7 +370,7 @@ void crem_sock_inject(struct crem_net *cn, u8 af, int ifindex,
 
 void crem_sock_reinject(struct crem_net *cn, struct sk_buff *skb)
 {
-	int (*okfn)(struct net *, struct sock *, struct sk_buff *);
+	crem_okfn_t okfn;
 
 	okfn = skb->protocol == htons(ETH_P_IP) ? READ_ONCE(cn->okfn4) :
 						  READ_ONCE(cn->okfn6);
