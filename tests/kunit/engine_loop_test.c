@@ -48,6 +48,11 @@ struct loop {
 	u16 sent_len[LOOP_PKTS];
 	u32 drop_data;			/* bit n: lose PSN base + n once */
 	int forge;			/* flip a byte of the next REPAIR */
+	bool drop_ordinary;		/* lose every ordinary REPAIR */
+	/* a retransmission that differs (rxe sets AckReq afresh) */
+	u8 variant[LOOP_MAX];
+	u16 variant_len;
+	u32 variant_off;
 	/* what reached the RDMA receiver */
 	u8 arrived[LOOP_PKTS];		/* times delivered */
 	u8 restored[LOOP_PKTS];
@@ -139,6 +144,9 @@ static int env_send(void *ctx, void *owner, const u8 *msg, size_t len, u8 dscp)
 	u8 copy[LOOP_MAX];
 
 	if (owner == &l->csf) {
+		if (l->drop_ordinary && (msg[0] & 0x0f) == CREM_MSG_REPAIR &&
+		    !(msg[1] & (CREM_REPAIR_F_RETX | CREM_REPAIR_F_INFO)))
+			return 0;
 		memcpy(copy, msg, len);
 		if (l->forge && (msg[0] & 0x0f) == CREM_MSG_REPAIR &&
 		    !(msg[1] & (CREM_REPAIR_F_RETX | CREM_REPAIR_F_INFO)) &&
@@ -171,6 +179,12 @@ static void receive(struct loop *l, const u8 *pkt, size_t len, bool restored)
 		return;
 	}
 	off = crem_psn_offset(r.psn, l->base);
+	/* The variant may arrive as itself, never as a restored packet. */
+	if (!restored && l->variant_len && off == l->variant_off &&
+	    len == l->variant_len && !memcmp(pkt, l->variant, len)) {
+		l->arrived[off]++;
+		return;
+	}
 	if (off >= LOOP_PKTS || len != l->sent_len[off] ||
 	    memcmp(pkt + 20, l->sent[off] + 20, len - 20)) {
 		l->corrupt++;
@@ -441,10 +455,50 @@ static void loop_forged_repair(struct kunit *test)
 	loop_end(test, l);
 }
 
+/*
+ * The RDMA transport's late retransmission of a lost packet may differ
+ * from the copy the CSF coded (here its AckReq bit and so its ICRC).  The
+ * CRF must not decode with it: the other lost packet of the block is
+ * restored exactly, and the late one is not delivered twice.
+ */
+static void loop_late_retransmission_differs(struct kunit *test)
+{
+	struct loop *l = loop_start(test, 4, 2, 900);
+	u8 *v = l->variant;
+	unsigned int i;
+	u32 icrc;
+
+	l->drop_data = 1u << 1 | 1u << 2;
+	l->drop_ordinary = true;
+	for (i = 0; i < 4; i++)
+		send_write(l, 600);
+	/* PSN base + 1 again, 3 ms later, with AckReq flipped. */
+	run_until(l, l->now + 3 * CREM_MS);
+	l->variant_off = 1;
+	l->variant_len = l->sent_len[1];
+	memcpy(v, l->sent[1], l->variant_len);
+	v[28 + 8] ^= 0x80;
+	icrc = crem_roce_icrc(v, l->variant_len);
+	v[l->variant_len - 4] = icrc;
+	v[l->variant_len - 3] = icrc >> 8;
+	v[l->variant_len - 2] = icrc >> 16;
+	v[l->variant_len - 1] = icrc >> 24;
+	queue(l, TO_CRF_DATA, v, l->variant_len);
+	run_until(l, l->now + 60 * CREM_MS);
+	KUNIT_EXPECT_EQ(test, l->crf.stats.v[CREM_FS_SOURCES_LATE], 1);
+	KUNIT_EXPECT_EQ(test, l->crf.stats.v[CREM_FS_ICRC_FAILURES], 0);
+	KUNIT_EXPECT_EQ(test, l->restored[2], 1);
+	KUNIT_EXPECT_EQ(test, l->arrived[2], 1);
+	KUNIT_EXPECT_EQ(test, l->restored[1], 0);
+	KUNIT_EXPECT_EQ(test, l->arrived[1], 1);
+	loop_end(test, l);
+}
+
 static struct kunit_case crem_engine_loop_test_cases[] = {
 	KUNIT_CASE(loop_draft_example),
 	KUNIT_CASE(loop_psn_wrap),
 	KUNIT_CASE(loop_forged_repair),
+	KUNIT_CASE(loop_late_retransmission_differs),
 	{}
 };
 
