@@ -798,7 +798,11 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 			crf->stats.v[CREM_FS_REPAIRS_USELESS]++;
 			return 0;
 		}
-		if (!deliver(crf, psn, r->symbol, r->symbol_len)) {
+		/* The coded copy of one that came late: decode with it. */
+		if (arrived_late(crf, psn)) {
+			crem_crf_block_add_source(s->block, psn, r->symbol + 2,
+						  len);
+		} else if (!deliver(crf, psn, r->symbol, r->symbol_len)) {
 			crem_crf_block_add_source(s->block, psn, r->symbol + 2,
 						  len);
 			crem_set_add(&s->block->restored, r->index);
