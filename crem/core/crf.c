@@ -143,12 +143,45 @@ static const u8 *source_of(struct crem_crf *crf, u32 psn)
 	return NULL;
 }
 
-/* Arrived late: here, but not the copy the CSF coded (see crem_crf_source). */
+/*
+ * Arrived late: here, but not the copy the CSF coded (see
+ * crem_crf_source()).  The window says so for recent PSNs; for older ones,
+ * the pins that keep their block's sources do.
+ */
 static bool arrived_late(struct crem_crf *crf, u32 psn)
 {
 	const struct crem_crf_pos *p = pos_of(crf, psn);
+	unsigned int i;
 
-	return p->psn == psn && p->state == CREM_POS_RECEIVED && p->late;
+	if (p->psn == psn && p->state == CREM_POS_RECEIVED && p->late)
+		return true;
+	for (i = 0; crf->npins && i < crf->cfg.max_open_blocks; i++) {
+		const struct crem_crf_pin *pin = &crf->pins[i];
+		u32 off;
+
+		if (!pin->symbols || !crem_psn_in_range(psn, pin->start, pin->count))
+			continue;
+		off = crem_psn_offset(psn, pin->start);
+		if (pin->late[off / 8] & 1u << (off % 8))
+			return true;
+	}
+	return false;
+}
+
+/* Note a late arrival older than the window in the pins that cover it. */
+static void pin_late(struct crem_crf *crf, u32 psn)
+{
+	unsigned int i;
+
+	for (i = 0; crf->npins && i < crf->cfg.max_open_blocks; i++) {
+		struct crem_crf_pin *pin = &crf->pins[i];
+		u32 off;
+
+		if (!pin->symbols || !crem_psn_in_range(psn, pin->start, pin->count))
+			continue;
+		off = crem_psn_offset(psn, pin->start);
+		pin->late[off / 8] |= 1u << (off % 8);
+	}
 }
 
 /* Is @psn's source here, as coded: arrived in time, or restored? */
@@ -182,7 +215,7 @@ static void pin_around(struct crem_crf *crf, u32 gap, u32 count, u64 t)
 			victim = pin;
 	}
 	pin_free(crf, victim);
-	victim->size = (size_t)span * crf->stride + (span + 7) / 8;
+	victim->size = (size_t)span * crf->stride + 2 * ((span + 7) / 8);
 	victim->symbols = alloc(crf, victim->size);
 	if (!victim->symbols) {
 		crf->stats.v[CREM_FS_MEMORY_REFUSED]++;
@@ -192,16 +225,20 @@ static void pin_around(struct crem_crf *crf, u32 gap, u32 count, u64 t)
 	crf->npins++;
 	victim->count = span;
 	victim->have = victim->symbols + (size_t)span * crf->stride;
-	memset(victim->have, 0, (span + 7) / 8);
+	victim->late = victim->have + (span + 7) / 8;
+	memset(victim->have, 0, 2 * ((span + 7) / 8));
 	victim->start = start;
 	victim->expires_ns = expires;
 	for (j = 0; j < span; j++) {
-		const u8 *sym = source_of(crf, crem_psn_add(start, j));
+		u32 psn = crem_psn_add(start, j);
+		const u8 *sym = source_of(crf, psn);
 
 		if (sym) {
 			memcpy(victim->symbols + (size_t)j * crf->stride, sym,
 			       crf->stride);
 			victim->have[j / 8] |= 1u << (j % 8);
+		} else if (arrived_late(crf, psn)) {
+			victim->late[j / 8] |= 1u << (j % 8);
 		}
 	}
 }
@@ -937,6 +974,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	 */
 	if (before_window(crf, psn)) {
 		crf->stats.v[CREM_FS_SOURCES_LATE]++;
+		pin_late(crf, psn);
 		return CREM_CRF_PASS;
 	}
 	crf->stats.v[CREM_FS_SOURCES]++;

@@ -94,8 +94,9 @@ struct crem_crf_pin {
 	u32 start;
 	u32 count;
 	u64 expires_ns;
-	u8 *symbols;		/* count symbols, then the have bitmap */
-	u8 *have;
+	u8 *symbols;		/* count symbols, then the bitmaps below */
+	u8 *have;		/* sources kept (as coded) */
+	u8 *late;		/* arrived late: not as coded */
 	size_t size;
 };
 
