@@ -14,6 +14,9 @@
 #include "netns.h"
 #include "sock.h"
 
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
 static struct crem_flow *env_flow(void *owner)
 {
 	return owner;
@@ -145,6 +148,35 @@ static struct crem_fec_work *env_work(void *ctx)
 	return *this_cpu_ptr(crem_work);
 }
 
+/* The engine's events become tracepoints. */
+static void env_event(void *ctx, void *owner, const struct crem_event *ev)
+{
+	switch (ev->type) {
+	case CREM_EV_CONFIG_CHANGED:
+		trace_crem_param_change(ev->flow_id, ev->block_start, ev->a,
+					ev->b, ev->c);
+		break;
+	case CREM_EV_CODED_RETX_SENT:
+		trace_crem_coded_retx_sent(ev->flow_id, ev->block_start, ev->a,
+					   ev->b, ev->c);
+		break;
+	case CREM_EV_CODED_RETX_ANSWERED:
+		trace_crem_coded_retx_answered(ev->flow_id, ev->block_start,
+					       ev->a, ev->c);
+		break;
+	case CREM_EV_BLOCK_DECODED:
+		trace_crem_block_decoded(ev->flow_id, ev->block_start, ev->a,
+					 ev->b);
+		break;
+	case CREM_EV_FALLBACK:
+		trace_crem_fallback(ev->flow_id, ev->block_start, ev->a, ev->b);
+		break;
+	case CREM_EV_BREAKER:
+		trace_crem_circuit_breaker(ev->flow_id, ev->a);
+		break;
+	}
+}
+
 static const struct crem_env_ops crem_kernel_env_ops = {
 	.now_ns = env_now,
 	.arm = env_arm,
@@ -155,6 +187,7 @@ static const struct crem_env_ops crem_kernel_env_ops = {
 	.alloc = env_alloc,
 	.free = env_free,
 	.work = env_work,
+	.event = env_event,
 };
 
 /**

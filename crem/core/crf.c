@@ -557,6 +557,7 @@ static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
 {
 	struct crem_crf_block *b = s->block;
 	struct crem_fec_set missing, bad = { 0 };
+	struct crem_event ev;
 	unsigned int j;
 	int n;
 
@@ -579,6 +580,11 @@ static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
 	if (n < 0)
 		return;
 	crf->stats.v[CREM_FS_BLOCKS_DECODED]++;
+	ev = (struct crem_event){
+		.type = CREM_EV_BLOCK_DECODED, .flow_id = crf->flow_id,
+		.block_start = s->start, .a = n, .b = b->nr_repairs,
+	};
+	crem_env_event(crf->env, crf->owner, &ev);
 	crem_set_for_each(j, &missing) {
 		u32 psn = crem_psn_add(s->start, j);
 
@@ -709,6 +715,13 @@ static void slot_step(struct crem_crf *crf, struct crem_crf_slot *s, u64 t)
 	} else if (crf->cfg.fallback_source_copy && !s->fallback_sent) {
 		send_fallback(crf, s, &missing);
 	} else {
+		struct crem_event ev = {
+			.type = CREM_EV_FALLBACK, .flow_id = crf->flow_id,
+			.block_start = s->start,
+			.a = crem_set_count(&missing), .b = 0,
+		};
+
+		crem_env_event(crf->env, crf->owner, &ev);
 		settle(crf, s, CREM_SLOT_FELL_BACK);
 	}
 }
@@ -795,6 +808,13 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		return -EINVAL;
 	}
 	if (retx && r->session_id == crf->request_id && crf->request_ns) {
+		struct crem_event ev = {
+			.type = CREM_EV_CODED_RETX_ANSWERED,
+			.flow_id = crf->flow_id, .block_start = r->block_start,
+			.a = crem_set_count(&r->lost), .c = r->session_id,
+		};
+
+		crem_env_event(crf->env, crf->owner, &ev);
 		crem_srtt_sample(&crf->srtt_ns, &crf->have_srtt,
 				 t - crf->request_ns);
 		crf->request_ns = 0;

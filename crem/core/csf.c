@@ -252,6 +252,12 @@ static bool open_block(struct crem_csf *csf, u32 start)
 	if (!c->k)
 		return false;	/* no configuration acknowledged yet */
 	if (c->id != csf->applied_id) {
+		struct crem_event ev = {
+			.type = CREM_EV_CONFIG_CHANGED, .flow_id = csf->flow_id,
+			.block_start = start, .a = c->id, .b = c->k, .c = c->m,
+		};
+
+		crem_env_event(csf->env, csf->owner, &ev);
 		csf->applied_id = c->id;
 		csf->stats.v[CREM_FS_CONFIG_CHANGES]++;
 		/* A new m: the burst allowance is two blocks' repairs. */
@@ -603,6 +609,7 @@ static void answer(struct crem_csf *csf, struct crem_csf_slot *s,
 	size_t stride = b->stride;
 	unsigned int x = crem_set_count(lost), sent = 0, j;
 	struct crem_fec_work *work;
+	struct crem_event ev;
 
 	if (!count)
 		return;
@@ -640,6 +647,12 @@ static void answer(struct crem_csf *csf, struct crem_csf_slot *s,
 	csf->stats.v[CREM_FS_CODED_RETX]++;
 	csf->stats.v[CREM_FS_CODED_RETX_SYMBOLS] += count;
 	csf->stats.v[CREM_FS_CODED_RETX_LOST] += x;
+	ev = (struct crem_event){
+		.type = CREM_EV_CODED_RETX_SENT, .flow_id = csf->flow_id,
+		.block_start = b->start_psn, .a = x, .b = count,
+		.c = request_id,
+	};
+	crem_env_event(csf->env, csf->owner, &ev);
 }
 
 /*
@@ -668,6 +681,12 @@ static int answer_block(struct crem_csf *csf, struct crem_csf_slot *s,
 	s->answered_ns = t;
 	csf->stats.v[CREM_FS_REQUESTS_ANSWERED]++;
 	if (fallback || s->rounds >= 2) {
+		struct crem_event ev = {
+			.type = CREM_EV_FALLBACK, .flow_id = csf->flow_id,
+			.block_start = s->block->start_psn, .a = x, .b = 1,
+		};
+
+		crem_env_event(csf->env, csf->owner, &ev);
 		s->fell_back = true;
 		csf->stats.v[CREM_FS_FALLBACKS]++;
 		answer(csf, s, lost, x, true, request_id);
@@ -777,8 +796,16 @@ static void loss_report(struct crem_csf *csf, const struct crem_msg *msg)
 	crem_policy_loss_report(pol, &msg->loss_report,
 				sent - csf->rep_reported, t);
 	csf->rep_reported = sent;
-	if (pol->tripped && !csf->breaker_was)
-		csf->stats.v[CREM_FS_BREAKER_TRIPS]++;
+	if (pol->tripped != csf->breaker_was) {
+		struct crem_event ev = {
+			.type = CREM_EV_BREAKER, .flow_id = csf->flow_id,
+			.a = pol->tripped,
+		};
+
+		crem_env_event(csf->env, csf->owner, &ev);
+		if (pol->tripped)
+			csf->stats.v[CREM_FS_BREAKER_TRIPS]++;
+	}
 	csf->breaker_was = pol->tripped;
 	if (pol->close) {
 		crem_csf_close(csf, CREM_CLOSE_CIRCUIT_BREAKER);

@@ -35,6 +35,23 @@ struct crem_fec_work;
 
 #define CREM_NO_DEADLINE ((u64)~0ull)
 
+/* Things worth telling the world (tracepoints, netlink events). */
+enum crem_event_type {
+	CREM_EV_CONFIG_CHANGED,		/* a: Config ID, b: k, c: m */
+	CREM_EV_CODED_RETX_SENT,	/* start; a: X, b: M, c: Request ID */
+	CREM_EV_CODED_RETX_ANSWERED,	/* start; a: symbols, c: Request ID */
+	CREM_EV_BLOCK_DECODED,		/* start; a: restored, b: repairs */
+	CREM_EV_FALLBACK,		/* start; a: lost; b: 1 Source Copy */
+	CREM_EV_BREAKER,		/* a: 1 tripped, 0 cleared */
+};
+
+struct crem_event {
+	u8 type;			/* enum crem_event_type */
+	u32 flow_id;
+	u32 block_start;
+	u32 a, b, c;
+};
+
 struct crem_env_ops {
 	/* Monotonic time in nanoseconds. */
 	u64 (*now_ns)(void *ctx);
@@ -61,11 +78,22 @@ struct crem_env_ops {
 	 * engine returns.
 	 */
 	struct crem_fec_work *(*work)(void *ctx);
+	/* Optional: an event of @owner's. */
+	void (*event)(void *ctx, void *owner, const struct crem_event *ev);
 };
+
 
 struct crem_env {
 	const struct crem_env_ops *ops;
 	void *ctx;
 };
+
+/* Report @ev through @env if it listens. */
+static inline void crem_env_event(const struct crem_env *env, void *owner,
+				  const struct crem_event *ev)
+{
+	if (env->ops->event)
+		env->ops->event(env->ctx, owner, ev);
+}
 
 #endif /* CREM_CORE_ENV_H */

@@ -128,6 +128,12 @@ static void draft_example(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, p->restored, 3);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RESTORED), 3);
+	/* One of each event, for the tracepoints and netlink. */
+	KUNIT_EXPECT_EQ(test, p->events[CREM_EV_CODED_RETX_SENT], 1);
+	KUNIT_EXPECT_EQ(test, p->events[CREM_EV_CODED_RETX_ANSWERED], 1);
+	KUNIT_EXPECT_EQ(test, p->events[CREM_EV_BLOCK_DECODED], 1);
+	KUNIT_EXPECT_EQ(test, p->events[CREM_EV_CONFIG_CHANGED], 1);
+	KUNIT_EXPECT_EQ(test, p->events[CREM_EV_FALLBACK], 0);
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_CODED_RETX), 1);
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_CODED_RETX_SYMBOLS), 1);
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_SENT), 2);
@@ -497,6 +503,7 @@ static void request_lost_then_fallback(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_REQUESTS_SENT), 2);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_FALLBACK_REQUESTS_SENT), 1);
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_FALLBACKS), 1);
+	KUNIT_EXPECT_EQ(test, p->events[CREM_EV_FALLBACK], 1);
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_SOURCE_COPY_SYMBOLS), 2);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_BLOCKS_INCOMPLETE), 1);
 	KUNIT_EXPECT_EQ(test, p->restored, 2);
@@ -711,6 +718,7 @@ static void circuit_breaker(struct kunit *test)
 	KUNIT_EXPECT_GE(test, tripped_at - bad_since, 1000 * MS);
 	KUNIT_EXPECT_LE(test, tripped_at - bad_since, 2100 * MS);
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_BREAKER_TRIPS), 1);
+	KUNIT_EXPECT_EQ(test, p->events[CREM_EV_BREAKER], 1);
 	repairs = csf_stat(p, CREM_FS_REPAIRS_SENT);
 	requests = csf_stat(p, CREM_FS_REQUESTS_ANSWERED);
 	crem_pair_run(p, p->sim.now_ns + 500 * MS);
@@ -736,6 +744,7 @@ static void circuit_breaker(struct kunit *test)
 			10000 * MS);
 	KUNIT_EXPECT_LE(test, p->sim.now_ns - p->csf.policy.clear_since,
 			11100 * MS);
+	KUNIT_EXPECT_EQ(test, p->events[CREM_EV_BREAKER], 2);
 	KUNIT_EXPECT_GE(test, p->csf.policy.clear_since + 1000 * MS,
 			cleared_at);
 	repairs = csf_stat(p, CREM_FS_REPAIRS_SENT);

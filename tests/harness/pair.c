@@ -557,17 +557,25 @@ static struct crem_fec_work *env_work(void *ctx)
 	return ((struct crem_pair *)ctx)->work;
 }
 
+static void env_event(void *ctx, void *owner, const struct crem_event *ev)
+{
+	struct crem_pair *p = ctx;
+
+	if (ev->type <= CREM_EV_BREAKER)
+		p->events[ev->type]++;
+}
+
 static const struct crem_env_ops csf_ops = {
 	.now_ns = env_now, .arm = csf_arm, .send = csf_send,
 	.random = env_random, .alloc = env_alloc, .free = env_free,
-	.work = env_work,
+	.work = env_work, .event = env_event,
 };
 
 static const struct crem_env_ops crf_ops = {
 	.now_ns = env_now, .arm = crf_arm, .send = crf_send,
 	.deliver = crf_deliver, .release = crf_release,
 	.random = env_random, .alloc = env_alloc, .free = env_free,
-	.work = env_work,
+	.work = env_work, .event = env_event,
 };
 
 static void csf_fire(struct crem_sim_timer *t)

@@ -16,7 +16,7 @@ iters=${CREM_ITERS:-200}
 size=${CREM_SIZE:-65536}
 port=7700
 
-ktap_plan 10
+ktap_plan 11
 
 ktap_check "netem: 5 ms each way" \
 	"$TC" qdisc add dev eth0 root netem delay 5ms
@@ -44,6 +44,10 @@ else
 	ktap_fail "crem on: port $port, protecting flows to $CREM_PEER_IP"
 fi
 "$CREMCTL" config | sed 's/^/# /'
+# crem's tracepoints, as perf or trace-cmd would use them.
+tracing=/sys/kernel/tracing
+[ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" 2>/dev/null
+echo 1 > "$tracing/events/crem/enable" 2>/dev/null
 lab_sync crem-ready
 
 if perftest_bw ib_write_bw /tmp/bw_on -s "$size" -n "$iters"; then
@@ -87,6 +91,18 @@ if echo "$flows" | jq -e --arg r "$role" \
 	ktap_ok "a $role flow with negotiated parameters"
 else
 	ktap_fail "a $role flow with negotiated parameters"
+fi
+
+# The receiver decodes blocks; the sender changes parameters.
+event=crem_block_decoded
+[ "$CREM_ROLE" = b ] && event=crem_param_change
+echo 0 > "$tracing/events/crem/enable" 2>/dev/null
+n=$(grep -c "$event:" "$tracing/trace" 2>/dev/null)
+grep -m 3 "crem_" "$tracing/trace" 2>/dev/null | sed 's/^/# trace: /'
+if [ "${n:-0}" -gt 0 ]; then
+	ktap_ok "tracepoint $event fired $n times"
+else
+	ktap_fail "tracepoint $event fired"
 fi
 
 if [ "$CREM_ROLE" = b ]; then

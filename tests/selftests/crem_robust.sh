@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# crem must never stand in the RDMA transport's way.  In host mode, with
+# 1 % loss on B's egress over a 10 ms round trip:
+#  - the repair channel blackholed (A drops everything to the CREM port
+#    once the flows are up): the transfer still completes, by the RDMA
+#    transport's own recovery, and A restores nothing meanwhile;
+#  - rmmod crem on both hosts in the middle of a transfer: no splat, and
+#    the transfer completes.
+. ./guest.sh
+
+require_tool ib_write_bw "$TC" jq
+port=7700
+
+counter() {
+	"$CREMCTL" -j stats | jq -r ".$1"
+}
+
+ktap_plan 7
+"$TC" qdisc add dev eth0 root netem delay 5ms
+[ "$CREM_ROLE" = b ] && "$TC" qdisc change dev eth0 root netem delay 5ms loss 1%
+modprobe udp_tunnel 2>/dev/null
+modprobe ip6_udp_tunnel 2>/dev/null
+if insmod "$CREM_KO" &&
+	"$CREMCTL" set port "$port" k 8 hold-us 2500 reorder-us 2500 &&
+	"$CREMCTL" protect add "$CREM_PEER_IP/32"; then
+	ktap_ok "crem on: host mode, port $port"
+else
+	ktap_fail "crem on: host mode, port $port"
+fi
+lab_sync crem-ready
+
+# A short transfer brings the flows up.
+if perftest_bw ib_write_bw /tmp/bw_up -s 65536 -n 50; then
+	ktap_ok "flows up: ib_write_bw with crem"
+else
+	ktap_fail "flows up: ib_write_bw with crem"
+fi
+
+# Blackhole the CREM port at A: REPAIRs, PARAM_UPDATEs, CLOSEs from B.
+if [ "$CREM_ROLE" = a ]; then
+	"$TC" qdisc add dev eth0 ingress &&
+	"$TC" filter add dev eth0 parent ffff: protocol ip u32 \
+		match ip protocol 17 0xff match ip dport "$port" 0xffff \
+		action drop
+	rc=$?
+else
+	rc=0
+fi
+restored=$(counter flow_restored)
+lab_sync blackhole
+if [ "$rc" = 0 ] && perftest_bw ib_write_bw /tmp/bw_bh -s 65536 -n 200; then
+	[ "$CREM_ROLE" = b ] && echo "# goodput blackholed $(cat /tmp/bw_bh)"
+	ktap_ok "repair channel blackholed: the transfer completes"
+else
+	ktap_fail "repair channel blackholed: the transfer completes"
+fi
+if [ "$CREM_ROLE" = a ]; then
+	after=$(counter flow_restored)
+	if [ "$after" = "$restored" ]; then
+		ktap_ok "nothing restored while blackholed ($after)"
+	else
+		ktap_fail "restored while blackholed: $restored -> $after"
+	fi
+	"$TC" qdisc del dev eth0 ingress
+else
+	ktap_ok "sender: repairs go on ($(counter flow_repairs_sent) sent)"
+fi
+lab_sync open-again
+
+# rmmod in the middle of a transfer of about ten seconds.
+perftest_bw ib_write_bw /tmp/bw_rm -s 65536 -n 400 &
+pid=$!
+sleep 6
+rmmod crem
+rm_rc=$?
+if wait "$pid"; then
+	[ "$CREM_ROLE" = b ] && echo "# goodput rmmod-during $(cat /tmp/bw_rm)"
+	ktap_ok "rmmod during ib_write_bw: the transfer completes"
+else
+	ktap_fail "rmmod during ib_write_bw: the transfer completes"
+fi
+if [ "$rm_rc" = 0 ] && [ ! -d /sys/module/crem ]; then
+	ktap_ok "rmmod crem under traffic"
+else
+	ktap_fail "rmmod crem under traffic (status $rm_rc)"
+fi
+if dmesg | grep -Eq 'WARNING:|BUG:|Oops|leak'; then
+	ktap_fail "no splat in dmesg"
+	dmesg | grep -E -A20 'WARNING:|BUG:|Oops' | sed 's/^/# /'
+else
+	ktap_ok "no splat in dmesg"
+fi
+ktap_finish
