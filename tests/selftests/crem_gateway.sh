@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Gateway mode.  In each guest the soft-RoCE host stays in init_net, on a
+# veth; a "gw" namespace forwards between the veth and the link (eth0,
+# moved there).  crem runs only in the two gw namespaces, each protecting
+# the flows toward the far host's subnet through the far gateway.  B's
+# writes to A cross B's gateway (CSF), the 10 ms link with 1 % loss on B's
+# side, and A's gateway (CRF).  Nothing of crem runs in init_net.
+#
+#   hostA 10.1.0.1 -veth- gwA 192.0.2.1 ==link== 192.0.2.2 gwB -veth- hostB 10.2.0.1
+. ./guest.sh
+
+require_tool ib_write_bw "$TC" jq
+port=7700
+GW="$IP netns exec gw"
+
+if [ "$CREM_ROLE" = a ]; then
+	host=10.1.0.1 gwip=10.1.0.254 far=10.2.0.0/24 farhost=10.2.0.1
+else
+	host=10.2.0.1 gwip=10.2.0.254 far=10.1.0.0/24 farhost=10.1.0.1
+fi
+
+ktap_plan 9
+
+# The host keeps rxe, on the veth; the link goes to the gateway.
+setup() {
+	/usr/bin/rdma link delete rxe0 &&
+	"$IP" netns add gw &&
+	"$IP" link add v0 type veth peer name v1 &&
+	"$IP" link set v1 netns gw &&
+	"$IP" link set eth0 netns gw &&
+	"$IP" addr add "$host/24" dev v0 &&
+	"$IP" link set v0 up &&
+	"$IP" route add default via "$gwip" &&
+	$GW "$IP" link set lo up &&
+	$GW "$IP" addr add "$gwip/24" dev v1 &&
+	$GW "$IP" link set v1 up &&
+	$GW "$IP" addr add "$CREM_SELF_IP/24" dev eth0 &&
+	$GW "$IP" link set eth0 up &&
+	$GW "$IP" route add "$far" via "$CREM_PEER_IP" &&
+	$GW sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward' &&
+	/usr/bin/rdma link add rxe0 type rxe netdev v0
+}
+if setup; then
+	ktap_ok "gateway namespace forwards between veth and link"
+else
+	ktap_fail "gateway namespace forwards between veth and link"
+	ktap_finish
+fi
+# From here on the tests talk host to host, through both gateways.
+gw_link_ip=$CREM_SELF_IP
+export CREM_SELF_IP=$host CREM_PEER_IP=$farhost
+wait_for 30 ping -c 1 -W 1 "$farhost" > /dev/null
+
+delay="delay 5ms"
+[ "$CREM_ROLE" = b ] && delay="delay 5ms loss 1%"
+ktap_check "netem on the link: $delay" \
+	$GW "$TC" qdisc add dev eth0 root netem $delay
+
+if perftest_bw ib_write_bw /tmp/bw_off -s 65536 -n 200; then
+	[ "$CREM_ROLE" = b ] && echo "# goodput off $(cat /tmp/bw_off)"
+	ktap_ok "ib_write_bw host to host, 1 % loss, crem off"
+else
+	ktap_fail "ib_write_bw host to host, 1 % loss, crem off"
+fi
+
+modprobe udp_tunnel 2>/dev/null
+modprobe ip6_udp_tunnel 2>/dev/null
+peer_gw=192.0.2.1
+[ "$CREM_ROLE" = a ] && peer_gw=192.0.2.2
+if insmod "$CREM_KO" &&
+	$GW "$CREMCTL" set port "$port" k 8 hold-us 2500 reorder-us 2500 &&
+	$GW "$CREMCTL" protect add "$far" peer "$peer_gw"; then
+	ktap_ok "crem in gw: protect $far through $peer_gw"
+else
+	ktap_fail "crem in gw: protect $far through $peer_gw"
+fi
+lab_sync crem-ready
+
+if perftest_bw ib_write_bw /tmp/bw_on -s 65536 -n 200; then
+	[ "$CREM_ROLE" = b ] && echo "# goodput on $(cat /tmp/bw_on)"
+	ktap_ok "ib_write_bw host to host, 1 % loss, crem on in the gateways"
+else
+	ktap_fail "ib_write_bw host to host, 1 % loss, crem on in the gateways"
+fi
+
+stats=$($GW "$CREMCTL" -j stats)
+echo "$stats" | jq -r 'to_entries[] | select(.value > 0) | "\(.key) \(.value)"' | sed 's/^/# gw: /'
+$GW "$CREMCTL" -j flows | jq -c '.[] | {role, state, src, dst, peer, k, m, config_id}' | sed 's/^/# flow /'
+if [ "$CREM_ROLE" = a ]; then
+	restored=$(echo "$stats" | jq -r '.flow_restored')
+	icrc=$(echo "$stats" | jq -r '.flow_icrc_failures')
+	if [ "$restored" -gt 0 ] 2>/dev/null && [ "$icrc" = 0 ]; then
+		ktap_ok "gateway A restored $restored packets, none failed its ICRC"
+	else
+		ktap_fail "gateway A restored '$restored', ICRC failures '$icrc'"
+	fi
+else
+	sent=$(echo "$stats" | jq -r '.flow_repairs_sent')
+	if [ "$sent" -gt 0 ] 2>/dev/null; then
+		ktap_ok "gateway B sent $sent repairs"
+	else
+		ktap_fail "gateway B sent repairs: '$sent'"
+	fi
+fi
+
+# init_net: crem is loaded but has no port and saw no RoCE.
+seen=$("$CREMCTL" -j stats | jq -r '.roce_seen')
+port0=$("$CREMCTL" -j config | jq -r '.port')
+if [ "$seen" = 0 ] && [ "$port0" = 0 ]; then
+	ktap_ok "nothing of crem runs in init_net"
+else
+	ktap_fail "init_net: port $port0, RoCE packets seen $seen"
+fi
+
+if [ "$CREM_ROLE" = b ]; then
+	awk -v off="$(cat /tmp/bw_off)" -v on="$(cat /tmp/bw_on)" \
+		'BEGIN { if (off > 0) printf "# goodput ratio on/off %.2f\n", on / off }'
+fi
+lab_sync crem-done
+$GW "$CREMCTL" set enabled off > /dev/null
+ktap_check "rmmod crem" rmmod crem
+if dmesg | grep -Eq 'WARNING:|BUG:|Oops|leak'; then
+	ktap_fail "no splat in dmesg"
+	dmesg | grep -E -A20 'WARNING:|BUG:|Oops' | sed 's/^/# /'
+else
+	ktap_ok "no splat in dmesg"
+fi
+: "$gw_link_ip"
+ktap_finish
