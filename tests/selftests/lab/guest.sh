@@ -119,13 +119,33 @@ rxe_ipv4_gid_index() {
 	return 1
 }
 
+# The GID index of rxe0 that carries IPv6 address $1 (RoCEv2 over IPv6).
+rxe_ipv6_gid_index() {
+	local want f
+	want=$(echo "$1" | awk -F: '{
+		n = NF; out = "";
+		for (i = 1; i <= NF; i++) {
+			if ($i == "" && i > 1 && i < NF) { for (z = 0; z < 9 - NF; z++) out = out "0000:"; continue }
+			out = out sprintf("%04s:", $i)
+		}
+		gsub(/ /, "0", out); print substr(out, 1, 39) }')
+	for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+		if [ "$(cat "$f" 2>/dev/null)" = "$want" ]; then
+			basename "$f"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # perftest_bw TOOL OUT [ARGS...]: run a perftest benchmark between the
 # guests, A serving and B connecting; B's average bandwidth in MB/s goes to
-# OUT (B only).  Returns the tool's status.
+# OUT (B only).  Returns the tool's status.  CREM_GID picks the local GID
+# index (default: the IPv4 one).
 perftest_bw() {
 	local tool=$1 out=$2 gid
 	shift 2
-	gid=$(rxe_ipv4_gid_index) || return 1
+	gid=${CREM_GID:-$(rxe_ipv4_gid_index)} || return 1
 	if [ "$CREM_ROLE" = a ]; then
 		lab_sync "$tool-server" || return 1
 		timeout 300 "$tool" -d rxe0 -x "$gid" -F "$@" > /tmp/perftest.out 2>&1

@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host mode over IPv6: RoCEv2 between the hosts' IPv6 GIDs (fd00::1 and
+# fd00::2 on the link), 10 ms round trip, 1 % loss on B's egress; crem on
+# both hosts protecting the IPv6 flow.  The receiver restores packets with
+# no ICRC failure, and the flows are IPv6 ones.
+. ./guest.sh
+
+require_tool ib_write_bw "$TC" jq
+port=7700
+if [ "$CREM_ROLE" = a ]; then
+	self6=fd00::1 peer6=fd00::2
+else
+	self6=fd00::2 peer6=fd00::1
+fi
+
+ktap_plan 6
+"$IP" -6 addr add "$self6/64" dev eth0 nodad
+if wait_for 10 rxe_ipv6_gid_index "$self6" > /dev/null; then
+	CREM_GID=$(rxe_ipv6_gid_index "$self6")
+	export CREM_GID
+	ktap_ok "rxe0 has an IPv6 GID for $self6 (index $CREM_GID)"
+else
+	ktap_fail "rxe0 has an IPv6 GID for $self6"
+	ktap_finish
+fi
+delay="delay 5ms"
+[ "$CREM_ROLE" = b ] && delay="delay 5ms loss 1%"
+"$TC" qdisc add dev eth0 root netem $delay
+
+modprobe udp_tunnel 2>/dev/null
+modprobe ip6_udp_tunnel 2>/dev/null
+if insmod "$CREM_KO" &&
+	"$CREMCTL" set port "$port" k 8 hold-us 2500 reorder-us 2500 &&
+	"$CREMCTL" protect add "$peer6/128"; then
+	ktap_ok "crem on: protecting flows to $peer6"
+else
+	ktap_fail "crem on: protecting flows to $peer6"
+fi
+lab_sync crem-ready
+if perftest_bw ib_write_bw /tmp/bw6 -s 65536 -n 200; then
+	[ "$CREM_ROLE" = b ] && echo "# goodput ipv6 crem on $(cat /tmp/bw6)"
+	ktap_ok "ib_write_bw over IPv6, 1 % loss, crem on"
+else
+	ktap_fail "ib_write_bw over IPv6, 1 % loss, crem on"
+fi
+stats=$("$CREMCTL" -j stats)
+flows=$("$CREMCTL" -j flows)
+echo "$flows" | jq -c '.[] | {role, state, src, dst, k, m, config_id}' | sed 's/^/# flow /'
+if [ "$CREM_ROLE" = a ]; then
+	restored=$(echo "$stats" | jq -r '.flow_restored')
+	icrc=$(echo "$stats" | jq -r '.flow_icrc_failures')
+	if [ "$restored" -gt 0 ] 2>/dev/null && [ "$icrc" = 0 ]; then
+		ktap_ok "receiver restored $restored IPv6 packets, none failed its ICRC"
+	else
+		ktap_fail "receiver restored '$restored', ICRC failures '$icrc'"
+	fi
+else
+	sent=$(echo "$stats" | jq -r '.flow_repairs_sent')
+	if [ "$sent" -gt 0 ] 2>/dev/null; then
+		ktap_ok "sender sent $sent repairs"
+	else
+		ktap_fail "sender sent repairs: '$sent'"
+	fi
+fi
+if echo "$flows" | jq -e --arg p "$peer6" --arg s "$self6" \
+	'[.[] | select(.src == $p or .dst == $p)] | length > 0' > /dev/null; then
+	ktap_ok "the flow is IPv6"
+else
+	ktap_fail "the flow is IPv6"
+fi
+lab_sync crem-done
+rmmod crem
+if dmesg | grep -Eq 'WARNING:|BUG:|Oops|leak'; then
+	ktap_fail "no splat in dmesg"
+	dmesg | grep -E -A20 'WARNING:|BUG:|Oops' | sed 's/^/# /'
+else
+	ktap_ok "no splat in dmesg"
+fi
+ktap_finish
