@@ -11,6 +11,7 @@
 #include <net/ipv6.h>
 
 #include "flow.h"
+#include "netlink/genl.h"
 #include "netns.h"
 #include "sock.h"
 
@@ -151,10 +152,13 @@ static struct crem_fec_work *env_work(void *ctx)
 /* The engine's events become tracepoints. */
 static void env_event(void *ctx, void *owner, const struct crem_event *ev)
 {
+	struct crem_flow *flow = env_flow(owner);
+
 	switch (ev->type) {
 	case CREM_EV_CONFIG_CHANGED:
 		trace_crem_param_change(ev->flow_id, ev->block_start, ev->a,
 					ev->b, ev->c);
+		crem_nl_event(flow->cn, "config-changed", flow, ev);
 		break;
 	case CREM_EV_CODED_RETX_SENT:
 		trace_crem_coded_retx_sent(ev->flow_id, ev->block_start, ev->a,
@@ -170,9 +174,11 @@ static void env_event(void *ctx, void *owner, const struct crem_event *ev)
 		break;
 	case CREM_EV_FALLBACK:
 		trace_crem_fallback(ev->flow_id, ev->block_start, ev->a, ev->b);
+		crem_nl_event(flow->cn, "fallback", flow, ev);
 		break;
 	case CREM_EV_BREAKER:
 		trace_crem_circuit_breaker(ev->flow_id, ev->a);
+		crem_nl_event(flow->cn, "circuit-breaker", flow, ev);
 		break;
 	}
 }
@@ -382,6 +388,7 @@ void crem_flow_kill(struct crem_flow *flow)
 		cn->ended[i] += READ_ONCE(st->v[i]);
 	cn->flows_ended++;
 	spin_unlock_bh(&cn->flows_lock);
+	crem_nl_event(cn, "flow-down", flow, NULL);
 	queue_work(crem_wq, &flow->reap);
 }
 
@@ -429,6 +436,8 @@ static bool flow_publish(struct crem_net *cn, struct crem_flow *flow,
 		ok = true;
 	}
 	spin_unlock_bh(&cn->flows_lock);
+	if (ok)
+		crem_nl_event(cn, "flow-up", flow, NULL);
 	return ok;
 }
 

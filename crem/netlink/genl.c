@@ -195,6 +195,8 @@ struct genl_family crem_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = crem_nl_ops,
 	.n_ops = ARRAY_SIZE(crem_nl_ops),
+	.mcgrps = crem_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(crem_nl_mcgrps),
 	/* Every command gets strict header and attribute validation. */
 	.resv_start_op = CREM_CMD_GET_VERSION,
 };

@@ -25,4 +25,11 @@ void *crem_reply_start(struct genl_info *info, struct sk_buff **msgp);
 int crem_nl_put_flow_stats(struct sk_buff *msg, int type,
 			   const struct crem_flow_stats *st);
 
+struct crem_net;
+struct crem_flow;
+
+/* Notify the events group (@ev may be NULL).  See events_nl.c. */
+void crem_nl_event(struct crem_net *cn, const char *kind,
+		   const struct crem_flow *flow, const struct crem_event *ev);
+
 #endif /* CREM_NETLINK_GENL_H */

@@ -124,3 +124,7 @@ const struct genl_ops crem_nl_ops[10] = {
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };
+
+const struct genl_multicast_group crem_nl_mcgrps[1] = {
+	[CREM_NLGRP_EVENTS] = { .name = CREM_MCGRP_EVENTS, },
+};

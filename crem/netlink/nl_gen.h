@@ -23,4 +23,10 @@ int crem_nl_close_flow_doit(struct sk_buff *skb, struct genl_info *info);
 
 extern const struct genl_ops crem_nl_ops[10];
 
+enum {
+	CREM_NLGRP_EVENTS,
+};
+
+extern const struct genl_multicast_group crem_nl_mcgrps[1];
+
 #endif /* CREM_NL_GEN_H */

@@ -16,7 +16,7 @@ iters=${CREM_ITERS:-200}
 size=${CREM_SIZE:-65536}
 port=7700
 
-ktap_plan 14
+ktap_plan 15
 
 ktap_check "netem: 5 ms each way" \
 	"$TC" qdisc add dev eth0 root netem delay 5ms
@@ -48,6 +48,9 @@ fi
 tracing=/sys/kernel/tracing
 [ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" 2>/dev/null
 echo 1 > "$tracing/events/crem/enable" 2>/dev/null
+# ... and its netlink events.
+"$CREMCTL" -j monitor > /tmp/events 2>&1 &
+monitor=$!
 lab_sync crem-ready
 
 if perftest_bw ib_write_bw /tmp/bw_on -s "$size" -n "$iters"; then
@@ -107,6 +110,16 @@ if echo "$flows" | jq -e --arg r "$role" \
 	ktap_ok "a $role flow with negotiated parameters"
 else
 	ktap_fail "a $role flow with negotiated parameters"
+fi
+
+kill "$monitor" 2>/dev/null
+sed 's/^/# event /' /tmp/events | head -n 5
+want=flow-up
+[ "$CREM_ROLE" = b ] && want=config-changed
+if jq -e --arg w "$want" 'select(.event == $w)' /tmp/events > /dev/null; then
+	ktap_ok "cremctl monitor saw $want"
+else
+	ktap_fail "cremctl monitor saw $want"
 fi
 
 # The receiver decodes blocks; the sender changes parameters.

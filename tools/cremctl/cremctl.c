@@ -224,6 +224,7 @@ static const struct {
 	{ "flows", cmd_flows, "the protected flows, with their counters" },
 	{ "flow", cmd_flow, "flow close ID sender|receiver" },
 	{ "stats", cmd_stats, "every counter of the namespace" },
+	{ "monitor", cmd_monitor, "print events as they happen [count N]" },
 	{ "help", cmd_help, "this text" },
 };
 

@@ -24,6 +24,9 @@ int cmd_set(const struct options *opt, int argc, char **argv);
 int cmd_protect(const struct options *opt, int argc, char **argv);
 int cmd_reporter(const struct options *opt, int argc, char **argv);
 
+/* monitor.c */
+int cmd_monitor(const struct options *opt, int argc, char **argv);
+
 /* flows.c */
 int cmd_flows(const struct options *opt, int argc, char **argv);
 int cmd_flow(const struct options *opt, int argc, char **argv);

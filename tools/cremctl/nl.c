@@ -118,7 +118,36 @@ int crem_nl_talk(struct crem_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 
 struct family_ctx {
 	uint16_t id;
+	uint32_t events;
+	uint32_t grp_id;
+	char grp_name[32];
 };
+
+static int grp_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct family_ctx *ctx = data;
+
+	if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GRP_ID &&
+	    mnl_attr_validate(attr, MNL_TYPE_U32) >= 0)
+		ctx->grp_id = mnl_attr_get_u32(attr);
+	else if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GRP_NAME &&
+		 mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
+		snprintf(ctx->grp_name, sizeof(ctx->grp_name), "%s",
+			 mnl_attr_get_str(attr));
+	return MNL_CB_OK;
+}
+
+static int grps_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct family_ctx *ctx = data;
+
+	ctx->grp_id = 0;
+	ctx->grp_name[0] = '\0';
+	mnl_attr_parse_nested(attr, grp_attr_cb, ctx);
+	if (!strcmp(ctx->grp_name, CREM_MCGRP_EVENTS))
+		ctx->events = ctx->grp_id;
+	return MNL_CB_OK;
+}
 
 static int family_attr_cb(const struct nlattr *attr, void *data)
 {
@@ -127,6 +156,8 @@ static int family_attr_cb(const struct nlattr *attr, void *data)
 	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
 	    mnl_attr_validate(attr, MNL_TYPE_U16) >= 0)
 		ctx->id = mnl_attr_get_u16(attr);
+	else if (mnl_attr_get_type(attr) == CTRL_ATTR_MCAST_GROUPS)
+		mnl_attr_parse_nested(attr, grps_attr_cb, ctx);
 	return MNL_CB_OK;
 }
 
@@ -168,7 +199,33 @@ int crem_nl_open(struct crem_nl *nl)
 		return ret;
 	}
 	nl->family_id = fam.id;
+	nl->events_group = fam.events;
 	return 0;
+}
+
+int crem_nl_join_events(struct crem_nl *nl)
+{
+	int group = nl->events_group;
+
+	if (!group)
+		return -ENOENT;
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &group,
+				  sizeof(group)) < 0)
+		return -errno;
+	return 0;
+}
+
+int crem_nl_listen(struct crem_nl *nl, mnl_cb_t cb, void *data)
+{
+	for (;;) {
+		ssize_t len = mnl_socket_recvfrom(nl->sock, nl->buf,
+						  MNL_SOCKET_BUFFER_SIZE);
+
+		if (len < 0)
+			return -errno;
+		if (mnl_cb_run(nl->buf, len, 0, 0, cb, data) < MNL_CB_OK)
+			return errno ? -errno : 0;
+	}
 }
 
 void crem_nl_close(struct crem_nl *nl)

@@ -14,6 +14,7 @@ struct crem_nl {
 	unsigned int portid;
 	unsigned int seq;
 	uint16_t family_id;
+	uint32_t events_group;	/* the "events" multicast group, or 0 */
 	char *buf;		/* MNL_SOCKET_BUFFER_SIZE bytes */
 };
 
@@ -35,5 +36,11 @@ struct nlmsghdr *crem_nl_request(struct crem_nl *nl, uint8_t cmd,
  */
 int crem_nl_talk(struct crem_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		 void *data, char *why, size_t why_len);
+
+/* Join the events group; then read with crem_nl_listen().  0 or -errno. */
+int crem_nl_join_events(struct crem_nl *nl);
+
+/* Wait for notifications and run @cb on each; returns -errno on error. */
+int crem_nl_listen(struct crem_nl *nl, mnl_cb_t cb, void *data);
 
 #endif /* CREMCTL_NL_H */

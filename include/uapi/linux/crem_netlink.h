@@ -16,6 +16,8 @@
 #define CREM_GENL_NAME "crem"
 #define CREM_GENL_VERSION 1
 
+#define CREM_MCGRP_EVENTS "events"
+
 /* Top-level attributes of every command. */
 enum {
 	CREM_A_UNSPEC,
@@ -70,6 +72,8 @@ enum {
 	CREM_A_REPORTER,
 	/* nest: One protected flow, in a flow dump. */
 	CREM_A_FLOW,
+	/* nest: One event, in a notification to the events group. */
+	CREM_A_EVENT,
 	/* u32: A flow's Flow ID, to close it. */
 	CREM_A_CLOSE_ID,
 	/* u8: 1 for a sender flow (CSF), 2 for a receiver flow (CRF). */
@@ -145,6 +149,32 @@ enum {
 	CREM_A_FLOW_MAX = (__CREM_A_FLOW_LAST - 1)
 };
 
+/* Something that happened to a flow, sent to the events group. */
+enum {
+	CREM_A_EVENT_UNSPEC,
+	/* string: flow-up, flow-down, config-changed, circuit-breaker or fallback. */
+	CREM_A_EVENT_KIND,
+	/* u32: The flow's Flow ID (0 before HELLO_ACK). */
+	CREM_A_EVENT_FLOW_ID,
+	/* u8: 1 sender (CSF), 2 receiver (CRF). */
+	CREM_A_EVENT_ROLE,
+	/* u8: config-changed, the configuration now used. */
+	CREM_A_EVENT_CONFIG_ID,
+	/* u8: config-changed, its k. */
+	CREM_A_EVENT_K,
+	/* u8: config-changed, its m. */
+	CREM_A_EVENT_M,
+	/* u8: circuit-breaker, 1 when it trips and 0 when it clears. */
+	CREM_A_EVENT_TRIPPED,
+	/* u32: fallback, the block's start PSN. */
+	CREM_A_EVENT_BLOCK,
+	/* u32: fallback, the sources it concerns. */
+	CREM_A_EVENT_LOST,
+
+	__CREM_A_EVENT_LAST,
+	CREM_A_EVENT_MAX = (__CREM_A_EVENT_LAST - 1)
+};
+
 /* One counter. */
 enum {
 	CREM_A_STAT_UNSPEC,
@@ -184,6 +214,8 @@ enum {
 	CREM_CMD_GET_FLOWS,
 	/* Close one flow (CLOSE with reason 0 to its peer). */
 	CREM_CMD_CLOSE_FLOW,
+	/* A notification to the events group (no request). */
+	CREM_CMD_EVENT,
 
 	__CREM_CMD_LAST,
 	CREM_CMD_MAX = (__CREM_CMD_LAST - 1)
