@@ -13,6 +13,7 @@ void crem_cfg_default(struct crem_cfg *cfg)
 	cfg->enabled = true;
 	cfg->max_flows = 1024;
 	cfg->mem_limit = 256ull << 20;
+	cfg->flow_mem_limit = 64ull << 20;
 	cfg->rdma_mtu = 1024;
 	crem_engine_config_default(&cfg->eng);
 	/* A 1024-byte RDMA MTU: T of 1090 fits a 1500-byte path MTU. */

@@ -36,6 +36,7 @@ struct crem_cfg {
 	bool enabled;
 	u32 max_flows;
 	u64 mem_limit;
+	u64 flow_mem_limit;
 	u16 rdma_mtu;		/* for READ spans: the RoCE path MTU */
 	struct crem_engine_config eng;
 	unsigned int nprefixes, nreporters;

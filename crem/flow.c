@@ -90,6 +90,7 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 {
 	struct crem_flow *flow = env_flow(owner);
 	struct crem_net *cn = flow->cn;
+	u64 net_limit, flow_limit;
 	unsigned int i;
 	void *mem;
 
@@ -101,7 +102,12 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 			return mem;
 		}
 	}
-	if (atomic64_add_return(size, &cn->mem) > crem_net_mem_limit(cn)) {
+	crem_net_mem_limits(cn, &net_limit, &flow_limit);
+	if (flow->mem + size > flow_limit) {
+		crem_net_stat_inc(cn, CREM_STAT_FLOW_MEM_LIMIT);
+		return NULL;
+	}
+	if (atomic64_add_return(size, &cn->mem) > net_limit) {
 		atomic64_sub(size, &cn->mem);
 		crem_net_stat_inc(cn, CREM_STAT_MEM_LIMIT);
 		return NULL;

@@ -114,14 +114,15 @@ void crem_net_wire_read(const struct crem_net *cn,
 	}
 }
 
-u64 crem_net_mem_limit(struct crem_net *cn)
+void crem_net_mem_limits(struct crem_net *cn, u64 *net, u64 *flow)
 {
-	u64 limit;
+	const struct crem_cfg *cfg;
 
 	rcu_read_lock();
-	limit = rcu_dereference(cn->cfg)->mem_limit;
+	cfg = rcu_dereference(cn->cfg);
+	*net = cfg->mem_limit;
+	*flow = cfg->flow_mem_limit;
 	rcu_read_unlock();
-	return limit;
 }
 
 /**

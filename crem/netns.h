@@ -97,8 +97,8 @@ void crem_net_wire_inc(struct crem_net *cn, unsigned int reason);
 void crem_net_wire_read(const struct crem_net *cn,
 			u64 values[CREM_WIRE_NR_REASONS]);
 
-/* The namespace's memory limit for flow state, in bytes (under RCU). */
-u64 crem_net_mem_limit(struct crem_net *cn);
+/* The namespace's and one flow's memory limits, in bytes. */
+void crem_net_mem_limits(struct crem_net *cn, u64 *net, u64 *flow);
 
 /*
  * Apply a new configuration: open or close the socket and hooks as the

@@ -48,6 +48,8 @@ static int put_config(struct sk_buff *msg, const struct crem_cfg *c)
 	    nla_put_u32(msg, CREM_A_MAX_FLOWS, c->max_flows) ||
 	    nla_put_u16(msg, CREM_A_MAX_OPEN_BLOCKS, c->eng.max_open_blocks) ||
 	    nla_put_u64_64bit(msg, CREM_A_MEM_LIMIT, c->mem_limit,
+			      CREM_A_PAD) ||
+	    nla_put_u64_64bit(msg, CREM_A_FLOW_MEM_LIMIT, c->flow_mem_limit,
 			      CREM_A_PAD))
 		return -EMSGSIZE;
 	for (i = 0; i < c->nprefixes; i++)
@@ -157,6 +159,8 @@ int crem_nl_set_config_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (a[CREM_A_MEM_LIMIT])
 		c->mem_limit = nla_get_u64(a[CREM_A_MEM_LIMIT]);
+	if (a[CREM_A_FLOW_MEM_LIMIT])
+		c->flow_mem_limit = nla_get_u64(a[CREM_A_FLOW_MEM_LIMIT]);
 	/* k can only go up to what we announce. */
 	if (c->eng.k > c->eng.limits.max_k)
 		c->eng.limits.max_k = c->eng.k;

@@ -29,7 +29,7 @@ struct config {
 	uint8_t role, enabled, k, m, adaptive, m_cong;
 	uint32_t epsilon_ppm, hold_us, reorder_us, max_flows;
 	uint16_t max_open_blocks;
-	uint64_t mem_limit;
+	uint64_t mem_limit, flow_mem_limit;
 	unsigned int nprefixes, nreporters;
 	struct prefix prefix[MAX_PREFIXES], reporter[MAX_PREFIXES];
 };
@@ -106,6 +106,9 @@ static int config_attr_cb(const struct nlattr *attr, void *data)
 		break;
 	case CREM_A_MEM_LIMIT:
 		c->mem_limit = mnl_attr_get_u64(attr);
+		break;
+	case CREM_A_FLOW_MEM_LIMIT:
+		c->flow_mem_limit = mnl_attr_get_u64(attr);
 		break;
 	case CREM_A_PREFIX:
 		if (c->nprefixes < MAX_PREFIXES)
@@ -198,9 +201,10 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 		       c->epsilon_ppm);
 		printf("hold: %u us  reorder allowance: %u us\n", c->hold_us,
 		       c->reorder_us);
-		printf("max flows: %u  max open blocks: %u  memory limit: %llu bytes\n",
+		printf("max flows: %u  max open blocks: %u  memory limit: %llu bytes, %llu per flow\n",
 		       c->max_flows, c->max_open_blocks,
-		       (unsigned long long)c->mem_limit);
+		       (unsigned long long)c->mem_limit,
+		       (unsigned long long)c->flow_mem_limit);
 		printf("protected:%s\n", c->nprefixes ? "" : " none");
 		for (i = 0; i < c->nprefixes; i++)
 			print_prefix(&c->prefix[i], false, NULL);
@@ -225,6 +229,7 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 	json_u64(&j, "max_flows", c->max_flows);
 	json_u64(&j, "max_open_blocks", c->max_open_blocks);
 	json_u64(&j, "mem_limit", c->mem_limit);
+	json_u64(&j, "flow_mem_limit", c->flow_mem_limit);
 	json_array_begin(&j, "protected");
 	for (i = 0; i < c->nprefixes; i++)
 		print_prefix(&c->prefix[i], true, &j);
@@ -291,6 +296,7 @@ static const struct {
 	{ "max-flows", CREM_A_MAX_FLOWS, 4, 1000000 },
 	{ "max-open-blocks", CREM_A_MAX_OPEN_BLOCKS, 2, 65535 },
 	{ "mem-limit", CREM_A_MEM_LIMIT, 8, ~0ull },
+	{ "flow-mem-limit", CREM_A_FLOW_MEM_LIMIT, 8, ~0ull },
 };
 
 static int build_set(struct nlmsghdr *nlh, void *arg)
@@ -359,7 +365,7 @@ int cmd_set(const struct options *opt, int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s set SETTING VALUE [SETTING VALUE]...\n"
 			"settings: port role enabled k m adaptive m-cong epsilon-ppm hold-us\n"
-			"          reorder-us max-flows max-open-blocks mem-limit\n",
+			"          reorder-us max-flows max-open-blocks mem-limit flow-mem-limit\n",
 			prog);
 		return 2;
 	}

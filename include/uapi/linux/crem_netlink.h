@@ -62,6 +62,8 @@ enum {
 	CREM_A_MAX_OPEN_BLOCKS,
 	/* u64: Bytes of flow state the namespace may use. */
 	CREM_A_MEM_LIMIT,
+	/* u64: Bytes of state one flow may use. */
+	CREM_A_FLOW_MEM_LIMIT,
 	/*
 	 * nest: A protected destination prefix: flows toward it are protected,
 	 * and their CREM receiver is the peer (or, without one, the flow's
