@@ -119,28 +119,39 @@ static void pin_store(struct crem_crf *crf, u32 psn, const u8 *payload,
 }
 
 /*
- * The received source symbol of @psn, from the window or any pin that
- * holds it (pins overlap: a later one may have missed what left the
- * window before it was made).
+ * A pin covering @psn whose bitmap (@late: the late one, else "have")
+ * has @psn, or NULL.  Pins overlap: a later one may have missed what left
+ * the window before it was made, so every one is asked.
  */
-static const u8 *source_of(struct crem_crf *crf, u32 psn)
+static const struct crem_crf_pin *pin_with(struct crem_crf *crf, u32 psn,
+					   bool late, u32 *off)
 {
-	const struct crem_crf_pos *p = pos_of(crf, psn);
 	unsigned int i;
 
-	if (p->psn == psn && p->state == CREM_POS_RECEIVED && !p->late)
-		return symbol_of(crf, psn);
 	for (i = 0; crf->npins && i < crf->cfg.max_open_blocks; i++) {
 		const struct crem_crf_pin *pin = &crf->pins[i];
-		u32 off;
+		const u8 *bits = late ? pin->late : pin->have;
 
 		if (!pin->symbols || !crem_psn_in_range(psn, pin->start, pin->count))
 			continue;
-		off = crem_psn_offset(psn, pin->start);
-		if (pin->have[off / 8] & 1u << (off % 8))
-			return pin->symbols + (size_t)off * crf->stride;
+		*off = crem_psn_offset(psn, pin->start);
+		if (bits[*off / 8] & 1u << (*off % 8))
+			return pin;
 	}
 	return NULL;
+}
+
+/* The received source symbol of @psn, from the window or a pin. */
+static const u8 *source_of(struct crem_crf *crf, u32 psn)
+{
+	const struct crem_crf_pos *p = pos_of(crf, psn);
+	const struct crem_crf_pin *pin;
+	u32 off;
+
+	if (p->psn == psn && p->state == CREM_POS_RECEIVED && !p->late)
+		return symbol_of(crf, psn);
+	pin = pin_with(crf, psn, false, &off);
+	return pin ? pin->symbols + (size_t)off * crf->stride : NULL;
 }
 
 /*
@@ -151,21 +162,11 @@ static const u8 *source_of(struct crem_crf *crf, u32 psn)
 static bool arrived_late(struct crem_crf *crf, u32 psn)
 {
 	const struct crem_crf_pos *p = pos_of(crf, psn);
-	unsigned int i;
+	u32 off;
 
 	if (p->psn == psn && p->state == CREM_POS_RECEIVED && p->late)
 		return true;
-	for (i = 0; crf->npins && i < crf->cfg.max_open_blocks; i++) {
-		const struct crem_crf_pin *pin = &crf->pins[i];
-		u32 off;
-
-		if (!pin->symbols || !crem_psn_in_range(psn, pin->start, pin->count))
-			continue;
-		off = crem_psn_offset(psn, pin->start);
-		if (pin->late[off / 8] & 1u << (off % 8))
-			return true;
-	}
-	return false;
+	return pin_with(crf, psn, true, &off);
 }
 
 /* Note a late arrival older than the window in the pins that cover it. */

@@ -61,26 +61,19 @@ static int put_config(struct sk_buff *msg, const struct crem_cfg *c)
 	return 0;
 }
 
-int crem_nl_get_config_doit(struct sk_buff *skb, struct genl_info *info)
+static int fill_config(struct sk_buff *msg, struct crem_net *cn)
 {
-	struct crem_net *cn = crem_net(genl_info_net(info));
-	struct sk_buff *msg;
-	void *hdr;
 	int ret;
 
-	crem_net_stat_inc(cn, CREM_STAT_CTL_REQUESTS);
-	hdr = crem_reply_start(info, &msg);
-	if (!hdr)
-		return -ENOMEM;
 	rcu_read_lock();
 	ret = put_config(msg, rcu_dereference(cn->cfg));
 	rcu_read_unlock();
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ret;
+}
+
+int crem_nl_get_config_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return crem_reply(info, fill_config);
 }
 
 /* A copy of the configuration to edit; the caller holds cfg_mutex. */

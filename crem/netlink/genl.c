@@ -167,7 +167,15 @@ out:
 	return ret;
 }
 
-int crem_nl_get_stats_doit(struct sk_buff *skb, struct genl_info *info)
+/**
+ * crem_reply() - answer a request with what @fill puts in the reply
+ * @info: the request
+ * @fill: adds the reply's attributes for the namespace; 0 or -errno
+ *
+ * Counts the request.  Return: 0 or -errno.
+ */
+int crem_reply(struct genl_info *info,
+	       int (*fill)(struct sk_buff *msg, struct crem_net *cn))
 {
 	struct crem_net *cn = crem_net(genl_info_net(info));
 	struct sk_buff *msg;
@@ -178,13 +186,18 @@ int crem_nl_get_stats_doit(struct sk_buff *skb, struct genl_info *info)
 	hdr = crem_reply_start(info, &msg);
 	if (!hdr)
 		return -ENOMEM;
-	ret = crem_put_stats(msg, cn);
+	ret = fill(msg, cn);
 	if (ret) {
 		nlmsg_free(msg);
 		return ret;
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
+
+int crem_nl_get_stats_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return crem_reply(info, crem_put_stats);
 }
 
 struct genl_family crem_genl_family __ro_after_init = {

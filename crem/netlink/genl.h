@@ -22,10 +22,15 @@ void crem_genl_exit(void);
  */
 void *crem_reply_start(struct genl_info *info, struct sk_buff **msgp);
 
+struct crem_net;
+
+/* Answer @info with what @fill adds (see genl.c). */
+int crem_reply(struct genl_info *info,
+	       int (*fill)(struct sk_buff *msg, struct crem_net *cn));
+
 int crem_nl_put_flow_stats(struct sk_buff *msg, int type,
 			   const struct crem_flow_stats *st);
 
-struct crem_net;
 struct crem_flow;
 
 /* Notify the events group (@ev may be NULL).  See events_nl.c. */

@@ -37,11 +37,7 @@ else
 fi
 
 # crem on both hosts: B sends for its writes, A receives.
-modprobe udp_tunnel 2>/dev/null
-modprobe ip6_udp_tunnel 2>/dev/null
-if insmod "$CREM_KO" &&
-	"$CREMCTL" set port 7700 k 8 hold-us 2500 reorder-us 2500 &&
-	"$CREMCTL" protect add "$CREM_PEER_IP/32"; then
+if crem_load && crem_protect "$CREM_PEER_IP/32"; then
 	ktap_ok "crem on: host mode, port 7700"
 else
 	ktap_fail "crem on: host mode, port 7700"

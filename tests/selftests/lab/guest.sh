@@ -159,3 +159,38 @@ perftest_bw() {
 		[ -s "$out" ]
 	fi
 }
+
+# crem_load: insmod crem.ko, after the UDP tunnel modules it needs.
+crem_load() {
+	modprobe udp_tunnel 2>/dev/null
+	modprobe ip6_udp_tunnel 2>/dev/null
+	insmod "$CREM_KO"
+}
+
+# crem_protect PREFIX [peer ADDR] [-- WRAPPER...]: the lab's settings (a
+# 10 ms link: blocks of 8, hold time and allowance 2.5 ms) on port 7700,
+# protecting PREFIX; WRAPPER runs cremctl elsewhere (ip netns exec gw).
+CREM_LAB_PORT=7700
+crem_protect() {
+	local prefix=$1 wrap=
+	shift
+	local peer=
+	if [ "$1" = peer ]; then
+		peer="peer $2"
+		shift 2
+	fi
+	[ "$1" = -- ] && shift && wrap="$*"
+	$wrap "$CREMCTL" set port "$CREM_LAB_PORT" k 8 hold-us 2500 \
+		reorder-us 2500 &&
+		$wrap "$CREMCTL" protect add "$prefix" $peer
+}
+
+# ktap_no_splat: one result, no WARN, BUG, Oops or leak report in dmesg.
+ktap_no_splat() {
+	if dmesg | grep -Eq 'WARNING:|BUG:|Oops|leak'; then
+		ktap_fail "no splat in dmesg"
+		dmesg | grep -E -A20 'WARNING:|BUG:|Oops' | sed 's/^/# /'
+	else
+		ktap_ok "no splat in dmesg"
+	fi
+}
