@@ -16,7 +16,7 @@ kunit_pkgs="linux-source-6.1 xz-utils bc flex bison python3"
 # The lab: stock kernel, QEMU, busybox init, soft-RoCE userspace, tools.
 lab_pkgs="linux-image-amd64 qemu-system-x86 busybox-static cpio kmod
 	  rdma-core ibverbs-providers ibverbs-utils perftest iproute2 jq
-	  tcpdump"
+	  tcpdump linux-perf"
 # Test vectors and benchmarks of later layers.
 test_pkgs="python3-scapy libisal-dev tshark clang libclang-rt-14-dev"
 

@@ -41,10 +41,11 @@ else
 	ktap_fail "crem on: port $port, protecting flows to $CREM_PEER_IP"
 fi
 "$CREMCTL" config | sed 's/^/# /'
-# crem's tracepoints, as perf or trace-cmd would use them.
-tracing=/sys/kernel/tracing
-[ -d "$tracing/events" ] || mount -t tracefs nodev "$tracing" 2>/dev/null
-echo 1 > "$tracing/events/crem/enable" 2>/dev/null
+# crem's tracepoints, recorded with perf.
+[ -d /sys/kernel/tracing/events ] ||
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+perf record -q -e 'crem:*' -a -o /tmp/perf.data > /tmp/perf.log 2>&1 &
+perf_pid=$!
 # ... and its netlink events.
 "$CREMCTL" -j monitor > /tmp/events 2>&1 &
 monitor=$!
@@ -122,13 +123,16 @@ fi
 # The receiver decodes blocks; the sender changes parameters.
 event=crem_block_decoded
 [ "$CREM_ROLE" = b ] && event=crem_param_change
-echo 0 > "$tracing/events/crem/enable" 2>/dev/null
-n=$(grep -c "$event:" "$tracing/trace" 2>/dev/null)
-grep -m 3 "crem_" "$tracing/trace" 2>/dev/null | sed 's/^/# trace: /'
+kill -INT "$perf_pid" 2>/dev/null
+wait "$perf_pid"
+perf script -i /tmp/perf.data > /tmp/perf.txt 2>/dev/null
+n=$(grep -c "crem:$event:" /tmp/perf.txt)
+grep -m 3 "crem:" /tmp/perf.txt | sed 's/^/# perf: /'
 if [ "${n:-0}" -gt 0 ]; then
-	ktap_ok "tracepoint $event fired $n times"
+	ktap_ok "perf recorded tracepoint $event $n times"
 else
-	ktap_fail "tracepoint $event fired"
+	ktap_fail "perf recorded tracepoint $event"
+	sed 's/^/# /' /tmp/perf.log | tail -n 5
 fi
 
 if [ "$CREM_ROLE" = b ]; then

@@ -43,13 +43,13 @@ ksft_skip=4
 lab_bins="/usr/sbin/ip /usr/sbin/tc /usr/bin/rdma /usr/bin/jq
 	  /usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ib_send_bw
 	  /usr/bin/ib_atomic_bw /usr/bin/ibv_devices /usr/bin/ibv_devinfo
-	  /usr/bin/tcpdump"
+	  /usr/bin/tcpdump /usr/bin/perf"
 # Kernel modules, loaded in this order with their dependencies first.
 lab_modules="virtio_pci virtio_net crc32_generic udp_tunnel ip6_udp_tunnel
 	     ib_core ib_uverbs rdma_rxe sch_netem sch_ingress cls_u32 act_gact veth"
 rxe_provider=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 lab_pkgs="busybox-static iproute2 rdma-core ibverbs-providers libibverbs1
-	  perftest jq tcpdump"
+	  perftest jq tcpdump linux-perf"
 
 die() {
 	echo "lab: $*" >&2
