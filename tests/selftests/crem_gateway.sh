@@ -21,7 +21,7 @@ else
 	host=10.2.0.1 gwip=10.2.0.254 far=10.1.0.0/24 farhost=10.1.0.1
 fi
 
-ktap_plan 9
+ktap_plan 13
 
 # The host keeps rxe, on the veth; the link goes to the gateway.
 setup() {
@@ -81,6 +81,19 @@ else
 	ktap_fail "ib_write_bw host to host, 1 % loss, crem on in the gateways"
 fi
 
+for tool in ib_read_bw ib_send_bw ib_atomic_bw; do
+	case $tool in
+	ib_atomic_bw) args="-n 2000" ;;
+	*) args="-s 65536 -n 50" ;;
+	esac
+	if perftest_bw "$tool" "/tmp/$tool" $args; then
+		[ "$CREM_ROLE" = b ] && echo "# goodput $tool on $(cat /tmp/$tool)"
+		ktap_ok "$tool through the gateways, crem on"
+	else
+		ktap_fail "$tool through the gateways, crem on"
+	fi
+done
+
 stats=$($GW "$CREMCTL" -j stats)
 echo "$stats" | jq -r 'to_entries[] | select(.value > 0) | "\(.key) \(.value)"' | sed 's/^/# gw: /'
 $GW "$CREMCTL" -j flows | jq -c '.[] | {role, state, src, dst, peer, k, m, config_id}' | sed 's/^/# flow /'
@@ -111,8 +124,16 @@ else
 fi
 
 if [ "$CREM_ROLE" = b ]; then
-	awk -v off="$(cat /tmp/bw_off)" -v on="$(cat /tmp/bw_on)" \
+	off=$(cat /tmp/bw_off) on=$(cat /tmp/bw_on)
+	awk -v off="$off" -v on="$on" \
 		'BEGIN { if (off > 0) printf "# goodput ratio on/off %.2f\n", on / off }'
+	if awk -v off="$off" -v on="$on" 'BEGIN { exit !(off > 0 && on > off) }'; then
+		ktap_ok "goodput with crem ($on MB/s) above without ($off MB/s)"
+	else
+		ktap_fail "goodput with crem ($on MB/s) above without ($off MB/s)"
+	fi
+else
+	ktap_ok "goodput compared at the sender"
 fi
 lab_sync crem-done
 $GW "$CREMCTL" set enabled off > /dev/null

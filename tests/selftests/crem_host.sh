@@ -16,7 +16,7 @@ iters=${CREM_ITERS:-200}
 size=${CREM_SIZE:-65536}
 port=$CREM_LAB_PORT
 
-ktap_plan 15
+ktap_plan 16
 
 ktap_check "netem: 5 ms each way" \
 	"$TC" qdisc add dev eth0 root netem delay 5ms
@@ -135,10 +135,18 @@ else
 	sed 's/^/# /' /tmp/perf.log | tail -n 5
 fi
 
+# The same run without crem has the lower goodput.
 if [ "$CREM_ROLE" = b ]; then
 	off=$(cat /tmp/bw_off 2>/dev/null)
 	on=$(cat /tmp/bw_on 2>/dev/null)
 	awk -v off="$off" -v on="$on" 'BEGIN { if (off > 0) printf "# goodput ratio on/off %.2f\n", on / off }'
+	if awk -v off="$off" -v on="$on" 'BEGIN { exit !(off > 0 && on > off) }'; then
+		ktap_ok "goodput with crem ($on MB/s) above without ($off MB/s)"
+	else
+		ktap_fail "goodput with crem ($on MB/s) above without ($off MB/s)"
+	fi
+else
+	ktap_ok "goodput compared at the sender"
 fi
 
 lab_sync crem-done
