@@ -388,8 +388,7 @@ void crem_flow_kill(struct crem_flow *flow)
 		hash_del_rcu(&flow->by_id);
 	list_del_rcu(&flow->list);
 	cn->nflows--;
-	st = flow->key.role == CREM_ROLE_SENDER ? &flow->csf.stats :
-						  &flow->crf.stats;
+	st = crem_flow_stats(flow);
 	for (i = 0; i < CREM_FLOW_STAT_COUNT; i++)
 		cn->ended[i] += READ_ONCE(st->v[i]);
 	cn->flows_ended++;
@@ -523,16 +522,13 @@ int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
 {
 	const struct crem_wire_hello *h = &hello->hello;
 	struct crem_engine_config eng;
-	struct crem_flow_key key = {
-		.af = h->af, .role = CREM_ROLE_RECEIVER,
-		.qp = h->flow_label & 0xffffff,
-	};
+	struct crem_flow_key key;
 	struct crem_flow *flow;
 	u32 max_flows;
 	int err;
 
-	memcpy(key.src, h->src, 16);
-	memcpy(key.dst, h->dst, 16);
+	crem_flow_key_init(&key, CREM_ROLE_RECEIVER, h->af, h->flow_label,
+			   h->src, h->dst);
 	rcu_read_lock();
 	eng = rcu_dereference(cn->cfg)->eng;
 	max_flows = rcu_dereference(cn->cfg)->max_flows;

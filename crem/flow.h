@@ -31,6 +31,7 @@
 #include <linux/skbuff.h>
 #include <linux/workqueue.h>
 
+#include "config.h"
 #include "core/crf.h"
 #include "core/csf.h"
 
@@ -92,6 +93,30 @@ struct crem_flow {
 
 /* crem's workqueue: flow reaping and HELLOs. */
 extern struct workqueue_struct *crem_wq;
+
+/*
+ * The key of a flow of @role: family, destination QP (the low 24 bits of
+ * @qp, as HELLO and PATH_REPORT carry it in the Flow Label) and addresses.
+ */
+static inline void crem_flow_key_init(struct crem_flow_key *key, u8 role,
+				      u8 af, u32 qp, const u8 *src,
+				      const u8 *dst)
+{
+	memset(key, 0, sizeof(*key));
+	key->af = af;
+	key->role = role;
+	key->qp = qp & 0xffffff;
+	memcpy(key->src, src, 16);
+	memcpy(key->dst, dst, 16);
+}
+
+/* The flow's counters, whichever engine it runs. */
+static inline const struct crem_flow_stats *
+crem_flow_stats(const struct crem_flow *flow)
+{
+	return flow->key.role == CREM_ROLE_SENDER ? &flow->csf.stats :
+						    &flow->crf.stats;
+}
 
 int crem_flow_work_init(void);
 void crem_flow_work_exit(void);

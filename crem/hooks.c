@@ -51,12 +51,9 @@ static bool is_rocev2(struct sk_buff *skb, u8 af)
 static void key_of(const struct crem_roce_pkt *p, u8 role,
 		   struct crem_flow_key *key)
 {
-	memset(key, 0, sizeof(*key));
-	key->af = p->af == 4 ? CREM_AF_INET : CREM_AF_INET6;
-	key->role = role;
-	key->qp = p->dest_qp;
-	memcpy(key->src, p->src, 16);
-	memcpy(key->dst, p->dst, 16);
+	crem_flow_key_init(key, role,
+			   p->af == 4 ? CREM_AF_INET : CREM_AF_INET6,
+			   p->dest_qp, p->src, p->dst);
 }
 
 static const u8 *udp_payload(const struct sk_buff *skb,

@@ -63,13 +63,10 @@ static struct crem_flow *by_nonce(struct crem_net *cn, u64 nonce)
 static struct crem_flow *receiver_of_hello(struct crem_net *cn,
 					   const struct crem_msg *m)
 {
-	struct crem_flow_key key = {
-		.af = m->hello.af, .role = CREM_ROLE_RECEIVER,
-		.qp = m->hello.flow_label & 0xffffff,
-	};
+	struct crem_flow_key key;
 
-	memcpy(key.src, m->hello.src, 16);
-	memcpy(key.dst, m->hello.dst, 16);
+	crem_flow_key_init(&key, CREM_ROLE_RECEIVER, m->hello.af,
+			   m->hello.flow_label, m->hello.src, m->hello.dst);
 	return crem_flow_lookup(cn, &key);
 }
 
@@ -78,7 +75,8 @@ static struct crem_flow *flow_of(struct crem_net *cn, const struct crem_msg *m,
 				 u8 af, const u8 *addr)
 {
 	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
-	struct crem_flow_key key = { .role = CREM_ROLE_SENDER };
+	const struct crem_wire_path_report *pr = &m->path_report;
+	struct crem_flow_key key;
 	struct crem_flow *flow;
 
 	switch (m->type) {
@@ -91,10 +89,8 @@ static struct crem_flow *flow_of(struct crem_net *cn, const struct crem_msg *m,
 			crem_net_stat_inc(cn, CREM_STAT_REPORTS_REFUSED);
 			return NULL;
 		}
-		key.af = m->path_report.af;
-		key.qp = m->path_report.flow_label & 0xffffff;
-		memcpy(key.src, m->path_report.src, 16);
-		memcpy(key.dst, m->path_report.dst, 16);
+		crem_flow_key_init(&key, CREM_ROLE_SENDER, pr->af,
+				   pr->flow_label, pr->src, pr->dst);
 		return crem_flow_lookup(cn, &key);
 	case CREM_MSG_PARAM_UPDATE:
 	case CREM_MSG_REPAIR:

@@ -74,17 +74,34 @@ static bool before_window(const struct crem_crf *crf, u32 psn)
  * positions of it, so those are pinned: copied out of the window into a
  * region of their own until the answer gives the block's geometry.
  */
-static struct crem_crf_pin *pin_of(struct crem_crf *crf, u32 psn)
+
+/*
+ * The next pin from index *@i that covers @psn, with @psn's offset in it,
+ * or NULL; *@i moves past it.  Pins overlap, so callers that must see
+ * every one loop on this.
+ */
+static struct crem_crf_pin *pin_next(struct crem_crf *crf, u32 psn,
+				     unsigned int *i, u32 *off)
 {
-	unsigned int i;
+	while (crf->npins && *i < crf->cfg.max_open_blocks) {
+		struct crem_crf_pin *pin = &crf->pins[(*i)++];
 
-	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
-		struct crem_crf_pin *pin = &crf->pins[i];
-
-		if (pin->symbols && crem_psn_in_range(psn, pin->start, pin->count))
+		if (pin->symbols &&
+		    crem_psn_in_range(psn, pin->start, pin->count)) {
+			*off = crem_psn_offset(psn, pin->start);
 			return pin;
+		}
 	}
 	return NULL;
+}
+
+/* The first pin covering @psn, or NULL. */
+static struct crem_crf_pin *pin_of(struct crem_crf *crf, u32 psn)
+{
+	unsigned int i = 0;
+	u32 off;
+
+	return pin_next(crf, psn, &i, &off);
 }
 
 static void pin_free(struct crem_crf *crf, struct crem_crf_pin *pin)
@@ -102,42 +119,31 @@ static void pin_free(struct crem_crf *crf, struct crem_crf_pin *pin)
 static void pin_store(struct crem_crf *crf, u32 psn, const u8 *payload,
 		      size_t len)
 {
-	unsigned int i;
+	struct crem_crf_pin *pin;
+	unsigned int i = 0;
+	u32 off;
 
-	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
-		struct crem_crf_pin *pin = &crf->pins[i];
-		u32 off;
-
-		if (!pin->symbols || !crem_psn_in_range(psn, pin->start, pin->count))
-			continue;
-		off = crem_psn_offset(psn, pin->start);
+	while ((pin = pin_next(crf, psn, &i, &off)))
 		if (!crem_symbol_from_packet(pin->symbols +
 					     (size_t)off * crf->stride,
 					     crf->stride, payload, len))
 			pin->have[off / 8] |= 1u << (off % 8);
-	}
 }
 
 /*
  * A pin covering @psn whose bitmap (@late: the late one, else "have")
- * has @psn, or NULL.  Pins overlap: a later one may have missed what left
- * the window before it was made, so every one is asked.
+ * has @psn, or NULL.  Every covering pin is asked: a later one may have
+ * missed what left the window before it was made.
  */
 static const struct crem_crf_pin *pin_with(struct crem_crf *crf, u32 psn,
 					   bool late, u32 *off)
 {
-	unsigned int i;
+	const struct crem_crf_pin *pin;
+	unsigned int i = 0;
 
-	for (i = 0; crf->npins && i < crf->cfg.max_open_blocks; i++) {
-		const struct crem_crf_pin *pin = &crf->pins[i];
-		const u8 *bits = late ? pin->late : pin->have;
-
-		if (!pin->symbols || !crem_psn_in_range(psn, pin->start, pin->count))
-			continue;
-		*off = crem_psn_offset(psn, pin->start);
-		if (bits[*off / 8] & 1u << (*off % 8))
+	while ((pin = pin_next(crf, psn, &i, off)))
+		if ((late ? pin->late : pin->have)[*off / 8] & 1u << (*off % 8))
 			return pin;
-	}
 	return NULL;
 }
 
@@ -172,17 +178,12 @@ static bool arrived_late(struct crem_crf *crf, u32 psn)
 /* Note a late arrival older than the window in the pins that cover it. */
 static void pin_late(struct crem_crf *crf, u32 psn)
 {
-	unsigned int i;
+	struct crem_crf_pin *pin;
+	unsigned int i = 0;
+	u32 off;
 
-	for (i = 0; crf->npins && i < crf->cfg.max_open_blocks; i++) {
-		struct crem_crf_pin *pin = &crf->pins[i];
-		u32 off;
-
-		if (!pin->symbols || !crem_psn_in_range(psn, pin->start, pin->count))
-			continue;
-		off = crem_psn_offset(psn, pin->start);
+	while ((pin = pin_next(crf, psn, &i, &off)))
 		pin->late[off / 8] |= 1u << (off % 8);
-	}
 }
 
 /* Is @psn's source here, as coded: arrived in time, or restored? */

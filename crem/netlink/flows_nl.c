@@ -39,8 +39,7 @@ static const char *state_name(const struct crem_flow *flow)
 static int put_flow(struct sk_buff *msg, const struct crem_flow *flow)
 {
 	bool csf = flow->key.role == CREM_ROLE_SENDER;
-	const struct crem_flow_stats *st = csf ? &flow->csf.stats :
-						 &flow->crf.stats;
+	const struct crem_flow_stats *st = crem_flow_stats(flow);
 	int alen = flow->key.af == CREM_AF_INET ? 4 : 16;
 	const struct crem_config *c = NULL;
 	struct nlattr *nest;

@@ -132,9 +132,7 @@ static int crem_put_stats(struct sk_buff *msg, struct crem_net *cn)
 	spin_unlock_bh(&cn->flows_lock);
 	rcu_read_lock();
 	list_for_each_entry_rcu(flow, &cn->flows, list) {
-		const struct crem_flow_stats *st =
-			flow->key.role == CREM_ROLE_SENDER ? &flow->csf.stats :
-							     &flow->crf.stats;
+		const struct crem_flow_stats *st = crem_flow_stats(flow);
 
 		for (i = 0; i < CREM_FLOW_STAT_COUNT; i++)
 			flows[i] += READ_ONCE(st->v[i]);
