@@ -194,3 +194,46 @@ ktap_no_splat() {
 		ktap_ok "no splat in dmesg"
 	fi
 }
+
+# ktap_other_verbs SUFFIX: one result each for RDMA READ, SEND and atomics
+# run host to host (A serves), named by the tool and SUFFIX.
+ktap_other_verbs() {
+	local suffix=$1 tool args
+	for tool in ib_read_bw ib_send_bw ib_atomic_bw; do
+		case $tool in
+		ib_atomic_bw) args="-n 2000" ;;
+		*) args="-s 65536 -n 50" ;;
+		esac
+		if perftest_bw "$tool" "/tmp/$tool" $args; then
+			[ "$CREM_ROLE" = b ] &&
+				echo "# goodput $tool on $(cat "/tmp/$tool")"
+			ktap_ok "$tool$suffix"
+		else
+			ktap_fail "$tool$suffix"
+			sed 's/^/# /' /tmp/perftest.out 2>/dev/null | tail -n 5
+		fi
+	done
+}
+
+# ktap_coded STATS RECEIVER SENDER [KIND]: one result from `cremctl -j
+# stats` output: on A (RECEIVER) packets were restored and none failed
+# its ICRC; on B (SENDER) repairs were sent.
+ktap_coded() {
+	local stats=$1 receiver=$2 sender=$3 kind=${4:+$4 } restored icrc sent
+	if [ "$CREM_ROLE" = a ]; then
+		restored=$(echo "$stats" | jq -r '.flow_restored')
+		icrc=$(echo "$stats" | jq -r '.flow_icrc_failures')
+		if [ "$restored" -gt 0 ] 2>/dev/null && [ "$icrc" = 0 ]; then
+			ktap_ok "$receiver restored $restored ${kind}packets, none failed its ICRC"
+		else
+			ktap_fail "$receiver restored '$restored', ICRC failures '$icrc'"
+		fi
+	else
+		sent=$(echo "$stats" | jq -r '.flow_repairs_sent')
+		if [ "$sent" -gt 0 ] 2>/dev/null; then
+			ktap_ok "$sender sent $sent repairs"
+		else
+			ktap_fail "$sender sent repairs: '$sent'"
+		fi
+	fi
+}
