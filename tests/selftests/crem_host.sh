@@ -124,18 +124,7 @@ else
 fi
 
 # The same run without crem has the lower goodput.
-if [ "$CREM_ROLE" = b ]; then
-	off=$(cat /tmp/bw_off 2>/dev/null)
-	on=$(cat /tmp/bw_on 2>/dev/null)
-	awk -v off="$off" -v on="$on" 'BEGIN { if (off > 0) printf "# goodput ratio on/off %.2f\n", on / off }'
-	if awk -v off="$off" -v on="$on" 'BEGIN { exit !(off > 0 && on > off) }'; then
-		ktap_ok "goodput with crem ($on MB/s) above without ($off MB/s)"
-	else
-		ktap_fail "goodput with crem ($on MB/s) above without ($off MB/s)"
-	fi
-else
-	ktap_ok "goodput compared at the sender"
-fi
+ktap_goodput_gain
 
 lab_sync crem-done
 ktap_check "rmmod crem" rmmod crem

@@ -237,3 +237,22 @@ ktap_coded() {
 		fi
 	fi
 }
+
+# ktap_goodput_gain: one result; on B, the sender, the goodput with crem
+# (/tmp/bw_on, MB/s) is above the goodput without it (/tmp/bw_off).
+ktap_goodput_gain() {
+	local off on
+	if [ "$CREM_ROLE" != b ]; then
+		ktap_ok "goodput compared at the sender"
+		return
+	fi
+	off=$(cat /tmp/bw_off 2>/dev/null)
+	on=$(cat /tmp/bw_on 2>/dev/null)
+	awk -v off="$off" -v on="$on" \
+		'BEGIN { if (off > 0) printf "# goodput ratio on/off %.2f\n", on / off }'
+	if awk -v off="$off" -v on="$on" 'BEGIN { exit !(off > 0 && on > off) }'; then
+		ktap_ok "goodput with crem ($on MB/s) above without ($off MB/s)"
+	else
+		ktap_fail "goodput with crem ($on MB/s) above without ($off MB/s)"
+	fi
+}
