@@ -459,6 +459,7 @@ static void settle(struct crem_crf *crf, struct crem_crf_slot *s, u8 state)
 	s->size = 0;
 	s->state = state;
 	s->deadline_ns = CREM_NO_DEADLINE;
+	s->decode_due = false;
 	if (state == CREM_SLOT_FELL_BACK)
 		crf->stats.v[CREM_FS_BLOCKS_FELL_BACK]++;
 }
@@ -607,6 +608,46 @@ static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
 	/* The repairs that produced them cannot be trusted either. */
 	b->nr_repairs = 0;
 	send_fallback(crf, s, &bad);
+}
+
+/*
+ * A source of open slot @s arrived.  Settling costs nothing and happens
+ * now; decoding is matrix work, which the packet path never does (it runs
+ * in the kernel's receive softirq): it is due at once, from the timeout.
+ */
+static void source_arrived(struct crem_crf *crf, struct crem_crf_slot *s,
+			   u64 t)
+{
+	struct crem_fec_set missing = s->block ?
+		crem_crf_block_missing(s->block) : slot_missing(crf, s);
+
+	if (!crem_set_count(&missing)) {
+		settle(crf, s, CREM_SLOT_DONE);
+		return;
+	}
+	if (s->block && crem_crf_block_decodable(s->block)) {
+		s->decode_due = true;
+		crf->decode_due_ns = min_u64(crf->decode_due_ns, t);
+		arm_at(crf, t);
+	}
+}
+
+/* Decode the slots a source made decodable (see source_arrived()). */
+static void decode_due(struct crem_crf *crf, u64 t)
+{
+	unsigned int i;
+
+	if (crf->decode_due_ns > t)
+		return;
+	crf->decode_due_ns = CREM_NO_DEADLINE;
+	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+		struct crem_crf_slot *s = &crf->slots[i];
+
+		if (s->decode_due) {
+			s->decode_due = false;
+			try_decode(crf, s);
+		}
+	}
 }
 
 /*
@@ -1045,7 +1086,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		if (s->block && !late)
 			crem_crf_block_add_source(s->block, psn, udp_payload,
 						  len);
-		try_decode(crf, s);
+		source_arrived(crf, s, t);
 	}
 
 	if (!crf->have_next) {
@@ -1218,6 +1259,7 @@ static void arm_flow(struct crem_crf *crf)
 		if (crf->slots[i].state == CREM_SLOT_OPEN)
 			d = min_u64(d, crf->slots[i].deadline_ns);
 	d = min_u64(d, crf->gap_due_ns);
+	d = min_u64(d, crf->decode_due_ns);
 	crf->armed_ns = d;
 	crf->env->ops->arm(crf->env->ctx, crf->owner, d);
 }
@@ -1234,6 +1276,8 @@ void crem_crf_timeout(struct crem_crf *crf)
 		crem_crf_close(crf, CREM_CLOSE_FLOW_ENDED);
 		return;
 	}
+	/* Restored packets first: the held ones behind them then go on. */
+	decode_due(crf, t);
 	hold_expired(crf, t);
 	pins_expire(crf, t);
 	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
@@ -1390,6 +1434,7 @@ int crem_crf_start(struct crem_crf *crf, const struct crem_env *env,
 	crf->report_start_ns = crf->last_activity_ns;
 	crf->armed_ns = CREM_NO_DEADLINE;
 	crf->gap_due_ns = CREM_NO_DEADLINE;
+	crf->decode_due_ns = CREM_NO_DEADLINE;
 	arm_flow(crf);
 	return 0;
 }

@@ -85,6 +85,7 @@ struct crem_crf_slot {
 	u8 rounds;			/* coded requests sent */
 	bool fallback_sent;
 	bool counted_incomplete;
+	bool decode_due;		/* decodable: decode at the timeout */
 	u64 deadline_ns;		/* next step, or CREM_NO_DEADLINE */
 	u64 created_ns;
 };
@@ -156,6 +157,7 @@ struct crem_crf {
 	u64 gap_ns;			/* source inter-arrival EWMA */
 	u64 last_source_ns;
 	u64 last_activity_ns;
+	u64 decode_due_ns;		/* a slot's decode_due, or none */
 	u64 gap_due_ns;			/* the next gap to ask about by range */
 	/* the LOSS_REPORT interval */
 	u64 report_start_ns;

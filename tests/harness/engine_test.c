@@ -29,6 +29,8 @@ static void end_pair(struct kunit *test, struct crem_pair *p)
 {
 	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
 	KUNIT_EXPECT_EQ(test, p->restored_twice, 0);
+	/* Decoding and coded answers never run inside a packet call. */
+	KUNIT_EXPECT_EQ(test, p->coded_in_packet_call, 0);
 	if (p->csf_up)
 		crem_csf_destroy(&p->csf);
 	if (p->crf_up)

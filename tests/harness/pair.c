@@ -99,8 +99,11 @@ static void rdma_ack_at_csf(struct crem_sim *sim, void *arg, const u8 *data,
 		p->acked = crem_psn_add(ack.psn, 1);
 		p->ack_progress_ns = sim->now_ns;
 	}
-	if (p->csf_up)
+	if (p->csf_up) {
+		p->in_packet_call = true;
 		crem_csf_rdma_ack(&p->csf, &ack);
+		p->in_packet_call = false;
+	}
 }
 
 static void rdma_send_ack(struct crem_pair *p)
@@ -243,6 +246,7 @@ static void data_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 			size_t len)
 {
 	struct crem_pair *p = arg;
+	enum crem_crf_verdict verdict;
 	struct crem_roce_pkt r;
 	void *h;
 
@@ -253,9 +257,12 @@ static void data_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 		return;
 	}
 	h = held_copy(data, len);
-	if (crem_crf_source(&p->crf, data, &r, data + (r.af == 4 ? 20 : 40) + 8,
-			    len - (r.af == 4 ? 20 : 40) - 8, h) ==
-	    CREM_CRF_HOLD)
+	p->in_packet_call = true;
+	verdict = crem_crf_source(&p->crf, data, &r,
+				  data + (r.af == 4 ? 20 : 40) + 8,
+				  len - (r.af == 4 ? 20 : 40) - 8, h);
+	p->in_packet_call = false;
+	if (verdict == CREM_CRF_HOLD)
 		return;
 	free(h);
 	rdma_receive(p, data, len, false);
@@ -268,9 +275,12 @@ static void csf_hook_and_send(struct crem_pair *p, struct crem_pair_rec *rec)
 
 	if (crem_roce_parse_ip(rec->pkt, rec->len, &r) != CREM_ROCE_OK)
 		return;
-	if (p->csf_up)
+	if (p->csf_up) {
+		p->in_packet_call = true;
 		crem_csf_source(&p->csf, &r, rec->pkt + ip + 8,
 				rec->len - ip - 8);
+		p->in_packet_call = false;
+	}
 	if ((p->drop_data && p->drop_data(p, rec->psn, rec->sends++)) ||
 	    !crem_sim_path_send(&p->sim, &p->par.data, rec->pkt, rec->len,
 				data_at_crf, p)) {
@@ -554,7 +564,11 @@ static void env_free(void *ctx, void *owner, void *mem, size_t size)
 
 static struct crem_fec_work *env_work(void *ctx)
 {
-	return ((struct crem_pair *)ctx)->work;
+	struct crem_pair *p = ctx;
+
+	p->coded++;
+	p->coded_in_packet_call += p->in_packet_call;
+	return p->work;
 }
 
 static void env_event(void *ctx, void *owner, const struct crem_event *ev)

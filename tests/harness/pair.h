@@ -124,6 +124,9 @@ struct crem_pair {
 	u64 repair_bytes;	/* REPAIR messages sent by the CSF */
 	u64 events[CREM_EV_BREAKER + 1];	/* engine events by type */
 	u64 source_bytes;	/* UDP payloads of first transmissions */
+	/* matrix coding (scratch taken), and how much inside packet calls */
+	bool in_packet_call;
+	u64 coded, coded_in_packet_call;
 };
 
 /* Build the pair; the CSF starts negotiating at once unless manual_start. */

@@ -47,6 +47,7 @@ struct loop {
 	u8 sent[LOOP_PKTS][LOOP_MAX];
 	u16 sent_len[LOOP_PKTS];
 	u32 drop_data;			/* bit n: lose PSN base + n once */
+	u32 late_data;			/* bit n: PSN base + n comes late */
 	int forge;			/* flip a byte of the next REPAIR */
 	bool drop_ordinary;		/* lose every ordinary REPAIR */
 	/* a retransmission that differs (rxe sets AckReq afresh) */
@@ -57,6 +58,9 @@ struct loop {
 	u8 arrived[LOOP_PKTS];		/* times delivered */
 	u8 restored[LOOP_PKTS];
 	unsigned int corrupt, requests, fallbacks, retx;
+	/* matrix coding, and how much of it ran inside a packet call */
+	bool in_packet_call;
+	unsigned int coded, coded_in_packet_call;
 	u64 mem;
 	unsigned int allocs;
 };
@@ -101,7 +105,8 @@ static size_t build_write(struct loop *l, u32 psn, size_t len, u8 *buf)
 	return ip_len;
 }
 
-static void queue(struct loop *l, u8 kind, const u8 *buf, size_t len)
+static void queue_after(struct loop *l, u8 kind, const u8 *buf, size_t len,
+			u64 delay)
 {
 	unsigned int i;
 
@@ -114,11 +119,16 @@ static void queue(struct loop *l, u8 kind, const u8 *buf, size_t len)
 		it->used = true;
 		it->kind = kind;
 		it->len = len;
-		it->at = l->now + ONE_WAY_NS;
+		it->at = l->now + delay;
 		memcpy(it->buf, buf, len);
 		return;
 	}
 	KUNIT_FAIL(l->test, "more than %d packets in flight", LOOP_ITEMS);
+}
+
+static void queue(struct loop *l, u8 kind, const u8 *buf, size_t len)
+{
+	queue_after(l, kind, buf, len, ONE_WAY_NS);
 }
 
 /* ---- the environment ---------------------------------------------- */
@@ -235,7 +245,11 @@ static void env_free(void *ctx, void *owner, void *mem, size_t size)
 
 static struct crem_fec_work *env_work(void *ctx)
 {
-	return ((struct loop *)ctx)->work;
+	struct loop *l = ctx;
+
+	l->coded++;
+	l->coded_in_packet_call += l->in_packet_call;
+	return l->work;
 }
 
 static const struct crem_env_ops loop_ops = {
@@ -263,12 +277,16 @@ static void arrive(struct loop *l, struct loop_item *it)
 		if (crem_roce_parse_ip(it->buf, it->len, &r) != CREM_ROCE_OK)
 			break;
 		off = crem_psn_offset(r.psn, l->base);
+		l->in_packet_call = true;
 		if (!l->crf_up ||
 		    crem_crf_source(&l->crf, it->buf, &r, it->buf + 28,
 				    it->len - 28,
 				    (void *)(unsigned long)(off + 1)) ==
-		    CREM_CRF_PASS)
+		    CREM_CRF_PASS) {
+			l->in_packet_call = false;
 			receive(l, it->buf, it->len, false);
+		}
+		l->in_packet_call = false;
 		break;
 	case TO_CRF_MSG:
 		if (crem_wire_parse(it->buf, it->len, &m, NULL) != CREM_WIRE_OK)
@@ -338,8 +356,13 @@ static void send_write(struct loop *l, size_t len)
 	l->sent_len[off] = build_write(l, l->next_psn, len, pkt);
 	KUNIT_ASSERT_EQ(l->test, crem_roce_parse_ip(pkt, l->sent_len[off], &r),
 			CREM_ROCE_OK);
+	l->in_packet_call = true;
 	crem_csf_source(&l->csf, &r, pkt + 28, l->sent_len[off] - 28);
-	if (!(l->drop_data & 1u << off))
+	l->in_packet_call = false;
+	if (l->late_data & 1u << off)
+		queue_after(l, TO_CRF_DATA, pkt, l->sent_len[off],
+			    ONE_WAY_NS + 80 * CREM_US);
+	else if (!(l->drop_data & 1u << off))
 		queue(l, TO_CRF_DATA, pkt, l->sent_len[off]);
 	l->next_psn = crem_psn_add(l->next_psn, 1);
 	run_until(l, l->now + 20 * CREM_US);
@@ -383,9 +406,11 @@ static struct loop *loop_start(struct kunit *test, u8 k, u8 m, u32 first_psn)
 	return l;
 }
 
+/* Every case: nothing corrupt, no matrix coding in the packet path. */
 static void loop_end(struct kunit *test, struct loop *l)
 {
 	KUNIT_EXPECT_EQ(test, l->corrupt, 0);
+	KUNIT_EXPECT_EQ(test, l->coded_in_packet_call, 0);
 	crem_csf_close(&l->csf, CREM_CLOSE_NORMAL);
 	run_until(l, l->now + 20 * CREM_MS);
 	KUNIT_EXPECT_FALSE(test, l->crf_up && l->crf.state == CREM_CRF_ACTIVE);
@@ -494,11 +519,38 @@ static void loop_late_retransmission_differs(struct kunit *test)
 	loop_end(test, l);
 }
 
+/*
+ * k = 4, m = 1: PSN 1 lost and PSN 2 late, behind the REPAIR, within the
+ * reordering allowance.  The late source makes the block decodable; the
+ * CRF decodes from its timeout at the same instant, not inside the source
+ * call (the kernel's receive softirq), and asks for nothing.
+ */
+static void loop_source_completes_block(struct kunit *test)
+{
+	struct loop *l = loop_start(test, 4, 1, 300);
+	unsigned int i;
+
+	l->drop_data = 1u << 1;
+	l->late_data = 1u << 2;
+	for (i = 0; i < 4; i++)
+		send_write(l, 500);
+	run_until(l, l->now + 40 * CREM_MS);
+	KUNIT_EXPECT_EQ(test, l->requests, 0);
+	KUNIT_EXPECT_EQ(test, l->crf.stats.v[CREM_FS_BLOCKS_DECODED], 1);
+	KUNIT_EXPECT_GE(test, l->coded, 1);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, l->arrived[i], 1);
+		KUNIT_EXPECT_EQ(test, l->restored[i], i == 1);
+	}
+	loop_end(test, l);
+}
+
 static struct kunit_case crem_engine_loop_test_cases[] = {
 	KUNIT_CASE(loop_draft_example),
 	KUNIT_CASE(loop_psn_wrap),
 	KUNIT_CASE(loop_forged_repair),
 	KUNIT_CASE(loop_late_retransmission_differs),
+	KUNIT_CASE(loop_source_completes_block),
 	{}
 };
 
