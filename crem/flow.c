@@ -148,8 +148,12 @@ static void env_free(void *ctx, void *owner, void *mem, size_t size)
 
 static struct crem_fec_work __percpu **crem_work;
 struct workqueue_struct *crem_wq;
+struct workqueue_struct *crem_engine_wq;
 
-/* Called with BHs off (the flow's lock): this CPU's scratch is ours. */
+/*
+ * Called with BHs off (the flow's lock, taken in the engine work): this
+ * CPU's scratch is ours until the engine returns.
+ */
 static struct crem_fec_work *env_work(void *ctx)
 {
 	return *this_cpu_ptr(crem_work);
@@ -212,8 +216,11 @@ int crem_flow_work_init(void)
 	unsigned int cpu;
 
 	crem_wq = alloc_workqueue("crem", 0, 0);
+	/* Unbound: coding runs on any CPU, not the one taking the packets. */
+	crem_engine_wq = alloc_workqueue("crem_engine",
+					 WQ_UNBOUND | WQ_HIGHPRI, 0);
 	crem_work = alloc_percpu(struct crem_fec_work *);
-	if (!crem_work || !crem_wq) {
+	if (!crem_work || !crem_wq || !crem_engine_wq) {
 		crem_flow_work_exit();
 		return -ENOMEM;
 	}
@@ -233,6 +240,9 @@ void crem_flow_work_exit(void)
 {
 	unsigned int cpu;
 
+	if (crem_engine_wq)
+		destroy_workqueue(crem_engine_wq);
+	crem_engine_wq = NULL;
 	if (crem_wq)
 		destroy_workqueue(crem_wq);
 	crem_wq = NULL;
@@ -299,12 +309,59 @@ bool crem_flow_ended(const struct crem_flow *flow)
 	return flow->crf.state == CREM_CRF_CLOSED;
 }
 
+static void crem_flow_release(struct kref *ref)
+{
+	struct crem_flow *flow = container_of(ref, struct crem_flow, ref);
+
+	kfree_rcu(flow, rcu);
+}
+
+/*
+ * Queue @flow's engine work with a reference of its own.  The caller
+ * knows the flow is not freed under it: it holds the lock of a flow not
+ * yet dead, or it is the flow's timer (teardown cancels the timer before
+ * dropping the tables' reference).
+ */
+static void flow_kick(struct crem_flow *flow)
+{
+	kref_get(&flow->ref);
+	if (!queue_work(crem_engine_wq, &flow->engine))
+		kref_put(&flow->ref, crem_flow_release);
+}
+
+/* The timer only wakes the engine work: timeouts may decode. */
 static enum hrtimer_restart crem_flow_timer(struct hrtimer *timer)
 {
 	struct crem_flow *flow = container_of(timer, struct crem_flow, timer);
+
+	set_bit(CREM_FLOW_TIMER_DUE, &flow->pending);
+	flow_kick(flow);
+	return HRTIMER_NORESTART;
+}
+
+bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb)
+{
+	bool queued = false;
+
+	spin_lock_bh(&flow->lock);
+	if (flow->dead) {
+		/* being torn down: the message has nobody to go to */
+	} else if (skb_queue_len(&flow->inbox) >= CREM_FLOW_INBOX) {
+		crem_net_stat_inc(flow->cn, CREM_STAT_MSGS_INBOX_FULL);
+	} else {
+		__skb_queue_tail(&flow->inbox, skb);
+		flow_kick(flow);
+		queued = true;
+	}
+	spin_unlock_bh(&flow->lock);
+	return queued;
+}
+
+static void flow_timeout(struct crem_flow *flow)
+{
 	bool ended = false;
 
-	spin_lock(&flow->lock);
+	spin_lock_bh(&flow->lock);
 	if (!flow->dead) {
 		if (flow->key.role == CREM_ROLE_SENDER)
 			crem_csf_timeout(&flow->csf);
@@ -312,11 +369,34 @@ static enum hrtimer_restart crem_flow_timer(struct hrtimer *timer)
 			crem_crf_timeout(&flow->crf);
 		ended = crem_flow_ended(flow);
 	}
-	spin_unlock(&flow->lock);
+	spin_unlock_bh(&flow->lock);
 	crem_flow_flush(flow);
 	if (ended)
 		crem_flow_kill(flow);
-	return HRTIMER_NORESTART;
+}
+
+/*
+ * The flow's engine work: its CREM messages in arrival order, then its
+ * timeout if the timer fired.  Process context; the reference it was
+ * queued with keeps the flow.
+ */
+static void crem_flow_engine(struct work_struct *work)
+{
+	struct crem_flow *flow = container_of(work, struct crem_flow, engine);
+	struct sk_buff *skb;
+
+	for (;;) {
+		spin_lock_bh(&flow->lock);
+		skb = flow->dead ? NULL : __skb_dequeue(&flow->inbox);
+		spin_unlock_bh(&flow->lock);
+		if (!skb)
+			break;
+		crem_sock_process(flow, skb);
+		cond_resched();
+	}
+	if (test_and_clear_bit(CREM_FLOW_TIMER_DUE, &flow->pending))
+		flow_timeout(flow);
+	kref_put(&flow->ref, crem_flow_release);
 }
 
 void crem_flow_flush(struct crem_flow *flow)
@@ -338,25 +418,26 @@ void crem_flow_flush(struct crem_flow *flow)
 	}
 }
 
-static void crem_flow_release(struct kref *ref)
+/*
+ * Steps 2 and 3 of the teardown (flow.h), for a flow that is unlinked or
+ * was never published (whose timer may have fired and queued the engine
+ * work: that work finds it dead, and the memory goes with the last
+ * reference).  Context: process, or softirq for a sender flow never
+ * published.
+ */
+static void flow_end(struct crem_flow *flow)
 {
-	struct crem_flow *flow = container_of(ref, struct crem_flow, ref);
-
-	kfree_rcu(flow, rcu);
-}
-
-static void crem_flow_reap(struct work_struct *work)
-{
-	struct crem_flow *flow = container_of(work, struct crem_flow, reap);
 	unsigned int i;
 
 	hrtimer_cancel(&flow->timer);
 	spin_lock_bh(&flow->lock);
+	/* Dead first: the engine's buffers then skip the spares. */
+	flow->dead = true;
+	__skb_queue_purge(&flow->inbox);
 	if (flow->key.role == CREM_ROLE_SENDER)
 		crem_csf_destroy(&flow->csf);
 	else
 		crem_crf_destroy(&flow->crf);
-	flow->dead = true;
 	for (i = 0; i < CREM_FLOW_SPARES; i++)
 		if (flow->spare[i].mem)
 			flow_free_mem(flow, flow->spare[i].mem,
@@ -369,6 +450,11 @@ static void crem_flow_reap(struct work_struct *work)
 	if (flow->key.role == CREM_ROLE_SENDER)
 		kfree(flow->ring);
 	kref_put(&flow->ref, crem_flow_release);
+}
+
+static void crem_flow_reap(struct work_struct *work)
+{
+	flow_end(container_of(work, struct crem_flow, reap));
 }
 
 void crem_flow_kill(struct crem_flow *flow)
@@ -411,6 +497,8 @@ static struct crem_flow *flow_alloc(struct crem_net *cn,
 	kref_init(&flow->ref);
 	spin_lock_init(&flow->lock);
 	__skb_queue_head_init(&flow->out);
+	__skb_queue_head_init(&flow->inbox);
+	INIT_WORK(&flow->engine, crem_flow_engine);
 	hrtimer_init(&flow->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	flow->timer.function = crem_flow_timer;
 	INIT_WORK(&flow->reap, crem_flow_reap);
@@ -444,21 +532,6 @@ static bool flow_publish(struct crem_net *cn, struct crem_flow *flow,
 	if (ok)
 		crem_nl_event(cn, "flow-up", flow, NULL);
 	return ok;
-}
-
-/* Undo a flow that was never published. */
-static void flow_discard(struct crem_flow *flow)
-{
-	hrtimer_cancel(&flow->timer);
-	flow->dead = true;
-	if (flow->key.role == CREM_ROLE_SENDER) {
-		crem_csf_destroy(&flow->csf);
-		kfree(flow->ring);
-	} else {
-		crem_crf_destroy(&flow->crf);
-	}
-	hrtimer_cancel(&flow->timer);
-	kfree(flow);
 }
 
 struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
@@ -495,12 +568,12 @@ struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
 	if (crem_csf_start(&flow->csf, &flow->env, flow, &cfg->eng, &desc,
 			   psn, flow->ring)) {
 		spin_unlock_bh(&flow->lock);
-		flow_discard(flow);
+		flow_end(flow);
 		return NULL;
 	}
 	spin_unlock_bh(&flow->lock);
 	if (!flow_publish(cn, flow, cfg->max_flows)) {
-		flow_discard(flow);
+		flow_end(flow);
 		return NULL;
 	}
 	return flow;
@@ -545,12 +618,12 @@ int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
 			     crf_id_in_use, cn);
 	flow->creating = false;
 	if (err) {
-		flow_discard(flow);
+		flow_end(flow);
 		return err;
 	}
 	flow->flow_id = flow->crf.flow_id;
 	if (!flow_publish(cn, flow, max_flows)) {
-		flow_discard(flow);
+		flow_end(flow);
 		return -EEXIST;
 	}
 	return 0;
@@ -583,6 +656,8 @@ void crem_flows_flush(struct crem_net *cn)
 			break;
 	}
 	flush_workqueue(crem_wq);
+	/* The works the dead flows' timers queued: they touch @cn. */
+	flush_workqueue(crem_engine_wq);
 }
 
 void crem_flows_exit(struct crem_net *cn)

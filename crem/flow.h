@@ -5,21 +5,34 @@
  *
  * Locking, outermost first:
  *   crem_net.flows_lock (spin, BH)   the tables, the list, the counts
- *   crem_flow.lock (spin, BH)        every call into the flow's engine
+ *   crem_flow.lock (spin, BH)        every call into the flow's engine,
+ *                                    the inbox, the dead mark
  * A receiver flow's lock is never held while another flow's is taken:
  * packets the engine restores or releases are queued under the lock and
  * handed to the stack after it is dropped (crem_flow_flush()).
  *
- * Lifetime: the tables hold one reference.  Lookups run under
- * rcu_read_lock() and take the flow's lock; a flow marked dead is
- * skipped.  Teardown (crem_flow_kill()) is, in order:
+ * Context: the netfilter hooks call the engine's packet entry points in
+ * softirq; those never run matrix coding (engine.rst).  Everything that
+ * may decode or compute coded symbols - CREM messages and timeouts - runs
+ * in the flow's engine work on crem_engine_wq, an unbound workqueue, in
+ * process context: the receive softirq only queues the message (the
+ * flow's inbox, bounded) or, for the timer, sets a bit.
+ *
+ * Lifetime: the tables hold one reference; each queued engine work holds
+ * one more, taken when it is queued and dropped when it has run.
+ * Lookups run under rcu_read_lock() and take the flow's lock; a flow
+ * marked dead is skipped and its work is not queued again (except by the
+ * timer, whose work only drops its reference).  Teardown (crem_flow_kill())
+ * is, in order:
  *   1. unlink from the tables and the list (flows_lock), sum its
  *      counters into the namespace's;
  *   2. in process context (the reap work): cancel the timer, then under
- *      the flow's lock mark it dead and destroy the engine (its buffers
- *      freed, held packets released);
- *   3. drop the tables' reference; the memory goes after a grace period,
- *      when no lookup can still see it.
+ *      the flow's lock mark it dead, drop the inbox and destroy the engine
+ *      (its buffers freed, held packets released);
+ *   3. cancel the timer again (it may have been re-armed before the dead
+ *      mark), then drop the tables' reference; the memory goes when the
+ *      last queued work has dropped its own, after a grace period, when no
+ *      lookup can still see it.
  */
 #ifndef CREM_FLOW_H
 #define CREM_FLOW_H
@@ -49,6 +62,12 @@ struct crem_flow_key {
 /* Buffers the environment keeps for reuse, so that a block costs none. */
 #define CREM_FLOW_SPARES 4
 
+/* CREM messages waiting for a flow's engine work; more are dropped. */
+#define CREM_FLOW_INBOX 512
+
+/* crem_flow.pending bits */
+enum { CREM_FLOW_TIMER_DUE };
+
 struct crem_flow {
 	struct hlist_node by_key;
 	struct hlist_node by_id;
@@ -58,13 +77,16 @@ struct crem_flow {
 	struct kref ref;
 	struct rcu_head rcu;
 	struct hrtimer timer;
+	struct work_struct engine;	/* messages and timeouts */
+	unsigned long pending;		/* CREM_FLOW_TIMER_DUE */
 	struct work_struct reap;
 	bool unlinked;		/* flows_lock */
 	bool id_hashed;		/* flows_lock */
 
 	spinlock_t lock;	/* the engine, and everything below */
 	bool dead;
-	bool creating;		/* may sleep: set only before publication */
+	bool creating;
+	struct sk_buff_head inbox;	/* CREM messages for the engine work */		/* may sleep: set only before publication */
 	u32 flow_id;
 	u8 peer_af;
 	u8 peer[16];
@@ -91,8 +113,9 @@ struct crem_flow {
 	};
 };
 
-/* crem's workqueue: flow reaping and HELLOs. */
+/* crem's workqueues: flow reaping and HELLOs; the flows' engine work. */
 extern struct workqueue_struct *crem_wq;
+extern struct workqueue_struct *crem_engine_wq;
 
 /*
  * The key of a flow of @role: family, destination QP (the low 24 bits of
@@ -143,6 +166,14 @@ struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
  */
 int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
 		      u8 peer_af, const u8 *peer, __be16 port);
+
+/*
+ * Queue CREM message @skb (data at its UDP header, the sender in its
+ * control block, see sock.h) for @flow's engine work.  Context: softirq,
+ * under rcu_read_lock().  Return: true if queued (the flow owns @skb),
+ * false if the flow is dead or its inbox full (the caller still does).
+ */
+bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb);
 
 /* Hand the packets the engine restored or released to the stack. */
 void crem_flow_flush(struct crem_flow *flow);

@@ -19,27 +19,47 @@
 #include "netns.h"
 #include "sock.h"
 
-/* Where a queued HELLO came from, in its skb's control block. */
-struct crem_hello_cb {
+/*
+ * Where a queued message (a HELLO for the HELLO work, any other for a
+ * flow's engine work) came from, in its skb's control block.
+ */
+struct crem_msg_cb {
 	u8 af;
 	u8 addr[16];
 	__be16 port;
+	bool ce;
 };
 
-#define CREM_HELLO_CB(skb) ((struct crem_hello_cb *)(skb)->cb)
+#define CREM_MSG_CB(skb) ((struct crem_msg_cb *)(skb)->cb)
 
-static void peer_of(struct sk_buff *skb, u8 *af, u8 *addr, bool *ce)
+static void note_sender(struct sk_buff *skb)
 {
-	memset(addr, 0, 16);
+	struct crem_msg_cb *cb = CREM_MSG_CB(skb);
+
+	BUILD_BUG_ON(sizeof(*cb) > sizeof(skb->cb));
+	memset(cb->addr, 0, 16);
+	cb->port = udp_hdr(skb)->source;
 	if (ip_hdr(skb)->version == 4) {
-		*af = CREM_AF_INET;
-		memcpy(addr, &ip_hdr(skb)->saddr, 4);
-		*ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
+		cb->af = CREM_AF_INET;
+		memcpy(cb->addr, &ip_hdr(skb)->saddr, 4);
+		cb->ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
 	} else {
-		*af = CREM_AF_INET6;
-		memcpy(addr, &ipv6_hdr(skb)->saddr, 16);
-		*ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+		cb->af = CREM_AF_INET6;
+		memcpy(cb->addr, &ipv6_hdr(skb)->saddr, 16);
+		cb->ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
 	}
+}
+
+/* Parse the CREM message in @skb (data at its UDP header). */
+static enum crem_wire_reason parse_msg(const struct sk_buff *skb,
+				       struct crem_msg *m)
+{
+	size_t len = ntohs(udp_hdr(skb)->len);
+
+	if (len < sizeof(struct udphdr) || len > skb->len)
+		return CREM_WIRE_SHORT_DATAGRAM;
+	return crem_wire_parse(skb->data + sizeof(struct udphdr),
+			       len - sizeof(struct udphdr), m, NULL);
 }
 
 static bool from_peer(const struct crem_flow *flow, u8 af, const u8 *addr)
@@ -105,14 +125,9 @@ static struct crem_flow *flow_of(struct crem_net *cn, const struct crem_msg *m,
 	}
 }
 
-static void queue_hello(struct crem_net *cn, struct sk_buff *skb, u8 af,
-			const u8 *addr, __be16 port)
+/* A HELLO for no flow: the HELLO work makes its receiver flow. */
+static void queue_hello(struct crem_net *cn, struct sk_buff *skb)
 {
-	struct crem_hello_cb *cb = CREM_HELLO_CB(skb);
-
-	cb->af = af;
-	memcpy(cb->addr, addr, 16);
-	cb->port = port;
 	spin_lock_bh(&cn->hello_lock);
 	if (skb_queue_len(&cn->hellos) < 64) {
 		__skb_queue_tail(&cn->hellos, skb);
@@ -127,49 +142,64 @@ static void queue_hello(struct crem_net *cn, struct sk_buff *skb, u8 af,
 	queue_work(crem_wq, &cn->hello_work);
 }
 
-/* The UDP tunnel receive hook: every datagram to the CREM port. */
+/*
+ * The UDP tunnel receive hook: every datagram to the CREM port.  In
+ * softirq it only checks the message and finds its flow; the flow's
+ * engine work runs it (crem_sock_process()).
+ */
 static int crem_udp_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct crem_net *cn = rcu_dereference_sk_user_data(sk);
+	const struct crem_msg_cb *cb = CREM_MSG_CB(skb);
 	const struct crem_cfg *cfg;
 	struct crem_flow *flow;
 	enum crem_wire_reason r;
 	struct crem_msg m;
-	__be16 sport;
-	u8 af, addr[16];
-	bool ce, ended = false;
-	size_t len;
-	int err;
 
 	if (!cn || skb_linearize(skb))
 		goto drop;
 	crem_net_stat_inc(cn, CREM_STAT_MSGS_RECEIVED);
-	sport = udp_hdr(skb)->source;
-	len = ntohs(udp_hdr(skb)->len);
-	if (len < sizeof(struct udphdr) || len > skb->len)
-		goto drop;
-	peer_of(skb, &af, addr, &ce);
-	r = crem_wire_parse(skb->data + sizeof(struct udphdr),
-			    len - sizeof(struct udphdr), &m, NULL);
+	r = parse_msg(skb, &m);
 	crem_net_wire_inc(cn, r);
 	if (r != CREM_WIRE_OK)
 		goto drop;
+	note_sender(skb);
 	cfg = rcu_dereference(cn->cfg);
-	flow = flow_of(cn, &m, af, addr);
+	flow = flow_of(cn, &m, cb->af, cb->addr);
 	if (!flow) {
 		if (m.type == CREM_MSG_HELLO && cfg->enabled &&
 		    (cfg->role & CREM_ROLE_RECEIVER)) {
-			queue_hello(cn, skb, af, addr, sport);
+			queue_hello(cn, skb);
 			return 0;
 		}
 		crem_net_stat_inc(cn, CREM_STAT_MSGS_NO_FLOW);
 		goto drop;
 	}
 	/* Messages come only from the address bound at HELLO. */
-	if (m.type != CREM_MSG_PATH_REPORT && !from_peer(flow, af, addr)) {
+	if (m.type != CREM_MSG_PATH_REPORT && !from_peer(flow, cb->af,
+							  cb->addr)) {
 		crem_net_stat_inc(cn, CREM_STAT_MSGS_WRONG_PEER);
 		goto drop;
 	}
+	if (crem_flow_post(flow, skb))
+		return 0;
+drop:
+	kfree_skb(skb);
+	return 0;
+}
+
+void crem_sock_process(struct crem_flow *flow, struct sk_buff *skb)
+{
+	const struct crem_msg_cb *cb = CREM_MSG_CB(skb);
+	struct crem_net *cn = flow->cn;
+	bool ended = false;
+	struct crem_msg m;
+	int err;
+
+	might_sleep();
+	/* Parsed before it was queued; the bytes have not changed since. */
+	if (WARN_ON_ONCE(parse_msg(skb, &m) != CREM_WIRE_OK))
+		goto drop;
 	spin_lock_bh(&flow->lock);
 	if (flow->dead) {
 		spin_unlock_bh(&flow->lock);
@@ -178,8 +208,8 @@ static int crem_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	if (flow->key.role == CREM_ROLE_SENDER) {
 		/* The CRF answers from its socket: bind its port. */
 		if (m.type == CREM_MSG_HELLO_ACK)
-			flow->peer_port = sport;
-		err = crem_csf_receive(&flow->csf, &m, ce);
+			flow->peer_port = cb->port;
+		err = crem_csf_receive(&flow->csf, &m, cb->ce);
 		if (!err && m.type == CREM_MSG_HELLO_ACK)
 			WRITE_ONCE(flow->flow_id, flow->csf.flow_id);
 	} else if (m.type == CREM_MSG_HELLO &&
@@ -188,7 +218,7 @@ static int crem_udp_rcv(struct sock *sk, struct sk_buff *skb)
 		ended = true;
 		err = 0;
 	} else {
-		err = crem_crf_receive(&flow->crf, &m, ce);
+		err = crem_crf_receive(&flow->crf, &m, cb->ce);
 	}
 	ended = ended || crem_flow_ended(flow);
 	spin_unlock_bh(&flow->lock);
@@ -198,13 +228,12 @@ static int crem_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	if (ended) {
 		crem_flow_kill(flow);
 		if (m.type == CREM_MSG_HELLO) {
-			queue_hello(cn, skb, af, addr, sport);
-			return 0;
+			queue_hello(cn, skb);
+			return;
 		}
 	}
 drop:
 	kfree_skb(skb);
-	return 0;
 }
 
 void crem_sock_hello_work(struct work_struct *work)
@@ -213,23 +242,20 @@ void crem_sock_hello_work(struct work_struct *work)
 	struct sk_buff *skb;
 
 	for (;;) {
-		struct crem_hello_cb *cb;
+		struct crem_msg_cb *cb;
 		struct crem_msg m;
-		size_t len;
 
 		spin_lock_bh(&cn->hello_lock);
 		skb = __skb_dequeue(&cn->hellos);
 		spin_unlock_bh(&cn->hello_lock);
 		if (!skb)
 			break;
-		cb = CREM_HELLO_CB(skb);
-		len = ntohs(udp_hdr(skb)->len) - sizeof(struct udphdr);
+		cb = CREM_MSG_CB(skb);
 		/*
 		 * -EEXIST: a retransmitted HELLO queued before its flow was
 		 * made; the flow answers the next one itself.
 		 */
-		if (crem_wire_parse(skb->data + sizeof(struct udphdr), len, &m,
-				    NULL) == CREM_WIRE_OK) {
+		if (parse_msg(skb, &m) == CREM_WIRE_OK) {
 			int err = crem_flow_new_crf(cn, &m, cb->af, cb->addr,
 						    cb->port);
 

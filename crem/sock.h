@@ -37,6 +37,15 @@ void crem_sock_inject(struct crem_net *cn, u8 af, int ifindex,
 /* A held packet goes on from where PRE_ROUTING stole it.  Consumes @skb. */
 void crem_sock_reinject(struct crem_net *cn, struct sk_buff *skb);
 
+struct crem_flow;
+
+/*
+ * Run CREM message @skb, queued by the receive hook, through @flow's
+ * engine.  Consumes @skb.  Context: process (the flow's engine work), no
+ * locks held.
+ */
+void crem_sock_process(struct crem_flow *flow, struct sk_buff *skb);
+
 /* Make the receiver flows for queued HELLOs (the namespace's work). */
 void crem_sock_hello_work(struct work_struct *work);
 

@@ -9,6 +9,7 @@ static const char *const crem_stat_names[] = {
 	[CREM_STAT_MSGS_RECEIVED] = "msgs_received",
 	[CREM_STAT_MSGS_NO_FLOW] = "msgs_no_flow",
 	[CREM_STAT_MSGS_WRONG_PEER] = "msgs_wrong_peer",
+	[CREM_STAT_MSGS_INBOX_FULL] = "msgs_inbox_full",
 	[CREM_STAT_HELLO_REFUSED] = "hello_refused",
 	[CREM_STAT_REPORTS_REFUSED] = "reports_refused",
 	[CREM_STAT_FLOW_LIMIT] = "flow_limit",

@@ -20,6 +20,7 @@ enum crem_stat {
 	CREM_STAT_MSGS_RECEIVED,	/* CREM datagrams */
 	CREM_STAT_MSGS_NO_FLOW,		/* well-formed, for no flow here */
 	CREM_STAT_MSGS_WRONG_PEER,	/* from other than the bound peer */
+	CREM_STAT_MSGS_INBOX_FULL,	/* a flow's engine work is behind */
 	CREM_STAT_HELLO_REFUSED,	/* receiver off, or no memory */
 	CREM_STAT_REPORTS_REFUSED,	/* PATH_REPORT from no allowed reporter */
 	CREM_STAT_FLOW_LIMIT,		/* a flow not made: max_flows */

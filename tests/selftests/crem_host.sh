@@ -6,7 +6,9 @@
 # crem's POST_ROUTING hook).  The same transfer runs first without crem.
 # B is the CREM sender, A the receiver.  Asserts the receiver restored
 # packets with no ICRC failure, both flows show the negotiated parameters,
-# and prints the goodput with crem off and on, and their ratio.
+# and prints the goodput with crem off and on, and their ratio.  Coding
+# leaves the receive softirq: every decode and coded answer perf records
+# ran in crem's engine work (a kworker of its unbound workqueue).
 #
 #   host A 192.0.2.1 <--- 5 ms [1 % loss] --- host B 192.0.2.2 (writes)
 . ./guest.sh
@@ -16,7 +18,7 @@ iters=${CREM_ITERS:-200}
 size=${CREM_SIZE:-65536}
 port=$CREM_LAB_PORT
 
-ktap_plan 16
+ktap_plan 17
 
 ktap_check "netem: 5 ms each way" \
 	"$TC" qdisc add dev eth0 root netem delay 5ms
@@ -121,6 +123,17 @@ if [ "${n:-0}" -gt 0 ]; then
 else
 	ktap_fail "perf recorded tracepoint $event"
 	sed 's/^/# /' /tmp/perf.log | tail -n 5
+fi
+coding='crem:crem_(block_decoded|coded_retx_sent|coded_retx_answered):'
+total=$(grep -Ec "$coding" /tmp/perf.txt)
+in_work=$(grep -E "$coding" /tmp/perf.txt | grep -Ec '^ *kworker/u')
+# A's decodes are asserted above; B codes answers only when asked.
+if [ "$total" = "$in_work" ] && { [ "$CREM_ROLE" = b ] || [ "$total" -gt 0 ]; }; then
+	ktap_ok "every coding event ($total) ran in crem's engine work"
+else
+	ktap_fail "coding events in crem's engine work: $in_work of $total"
+	grep -E "$coding" /tmp/perf.txt | grep -Ev '^ *kworker/u' | head -n 3 |
+		sed 's/^/# /'
 fi
 
 # The same run without crem has the lower goodput.
