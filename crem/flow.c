@@ -472,6 +472,8 @@ void crem_flow_kill(struct crem_flow *flow)
 	hash_del_rcu(&flow->by_key);
 	if (flow->id_hashed)
 		hash_del_rcu(&flow->by_id);
+	if (flow->key.role == CREM_ROLE_SENDER)
+		hash_del_rcu(&flow->by_pair);
 	list_del_rcu(&flow->list);
 	cn->nflows--;
 	st = crem_flow_stats(flow);
@@ -518,6 +520,11 @@ static bool flow_publish(struct crem_net *cn, struct crem_flow *flow,
 		crem_net_stat_inc(cn, CREM_STAT_FLOW_LIMIT);
 	} else if (!crem_flow_lookup(cn, &flow->key) && !cn->closing) {
 		hash_add_rcu(cn->by_key, &flow->by_key, key_hash(&flow->key));
+		if (flow->key.role == CREM_ROLE_SENDER)
+			hash_add_rcu(cn->by_pair, &flow->by_pair,
+				     crem_flow_pair_hash(flow->key.af,
+							 flow->key.src,
+							 flow->key.dst));
 		if (flow->flow_id) {
 			hash_add_rcu(cn->by_id, &flow->by_id,
 				     id_hash(flow->key.role, flow->flow_id));
@@ -636,6 +643,7 @@ int crem_flows_init(struct crem_net *cn)
 	spin_lock_init(&cn->flows_lock);
 	hash_init(cn->by_key);
 	hash_init(cn->by_id);
+	hash_init(cn->by_pair);
 	INIT_LIST_HEAD(&cn->flows);
 	atomic64_set(&cn->mem, 0);
 	return 0;

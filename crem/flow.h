@@ -39,6 +39,7 @@
 
 #include <linux/hashtable.h>
 #include <linux/hrtimer.h>
+#include <linux/jhash.h>
 #include <linux/kref.h>
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>
@@ -71,6 +72,7 @@ enum { CREM_FLOW_TIMER_DUE };
 struct crem_flow {
 	struct hlist_node by_key;
 	struct hlist_node by_id;
+	struct hlist_node by_pair;	/* sender flows */
 	struct list_head list;
 	struct crem_flow_key key;
 	struct crem_net *cn;
@@ -131,6 +133,16 @@ static inline void crem_flow_key_init(struct crem_flow_key *key, u8 role,
 	key->qp = qp & 0xffffff;
 	memcpy(key->src, src, 16);
 	memcpy(key->dst, dst, 16);
+}
+
+/*
+ * The by_pair bucket of sender flows from @src to @dst: an acknowledgement
+ * names the requester's QP, which the sender flow (keyed by the
+ * responder's) does not know, so ACKs find their flows by addresses.
+ */
+static inline u32 crem_flow_pair_hash(u8 af, const u8 *src, const u8 *dst)
+{
+	return jhash(src, 16, jhash(dst, 16, af));
 }
 
 /* The flow's counters, whichever engine it runs. */

@@ -115,11 +115,9 @@ static void csf_ack(struct crem_net *cn, const struct crem_roce_pkt *p)
 	struct crem_flow *flow;
 	u8 af = p->af == 4 ? CREM_AF_INET : CREM_AF_INET6;
 
-	/*
-	 * The ACK names the requester's QP, which the sender flow (keyed by
-	 * the responder's) does not know: match the reversed addresses.
-	 */
-	list_for_each_entry_rcu(flow, &cn->flows, list) {
+	/* The sender flows of the reverse direction, by their addresses. */
+	hash_for_each_possible_rcu(cn->by_pair, flow, by_pair,
+				   crem_flow_pair_hash(af, p->dst, p->src)) {
 		if (flow->key.role != CREM_ROLE_SENDER || flow->key.af != af ||
 		    memcmp(flow->key.src, p->dst, 16) ||
 		    memcmp(flow->key.dst, p->src, 16))

@@ -44,6 +44,7 @@ struct crem_pcpu_stats {
  * @flows_lock: the flow tables, list and counts below
  * @by_key: flows by (family, role, QP, addresses)
  * @by_id: flows by (role, Flow ID)
+ * @by_pair: sender flows by (family, addresses), for the ACKs
  * @flows: every flow, for dumps and teardown
  * @nflows: flows in the tables
  * @closing: the namespace is going; no new flows
@@ -69,6 +70,7 @@ struct crem_net {
 	spinlock_t flows_lock;
 	DECLARE_HASHTABLE(by_key, 10);
 	DECLARE_HASHTABLE(by_id, 10);
+	DECLARE_HASHTABLE(by_pair, 10);
 	struct list_head flows;
 	unsigned int nflows;
 	bool closing;

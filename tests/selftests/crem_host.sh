@@ -90,7 +90,13 @@ else
 	else
 		ktap_fail "sender sent repairs: '$sent'"
 	fi
-	ktap_ok "sender: ICRC is the receiver's check"
+	# The hook matches A's ACKs to B's sender flows by address pair.
+	acked=$(echo "$stats" | jq -r '.flow_blocks_acked')
+	if [ "$acked" -gt 0 ] 2>/dev/null; then
+		ktap_ok "sender: $acked blocks acknowledged by RDMA ACKs"
+	else
+		ktap_fail "sender: blocks acknowledged by RDMA ACKs: '$acked'"
+	fi
 	role=sender
 fi
 if echo "$flows" | jq -e --arg r "$role" \

@@ -219,7 +219,7 @@ ktap_other_verbs() {
 # stats` output: on A (RECEIVER) packets were restored and none failed
 # its ICRC; on B (SENDER) repairs were sent.
 ktap_coded() {
-	local stats=$1 receiver=$2 sender=$3 kind=${4:+$4 } restored icrc sent
+	local stats=$1 receiver=$2 sender=$3 kind=${4:+$4 } restored icrc sent acked
 	if [ "$CREM_ROLE" = a ]; then
 		restored=$(echo "$stats" | jq -r '.flow_restored')
 		icrc=$(echo "$stats" | jq -r '.flow_icrc_failures')
@@ -230,10 +230,12 @@ ktap_coded() {
 		fi
 	else
 		sent=$(echo "$stats" | jq -r '.flow_repairs_sent')
-		if [ "$sent" -gt 0 ] 2>/dev/null; then
-			ktap_ok "$sender sent $sent repairs"
+		acked=$(echo "$stats" | jq -r '.flow_blocks_acked')
+		# Blocks are acknowledged by the RDMA ACKs the hook matches.
+		if [ "$sent" -gt 0 ] 2>/dev/null && [ "$acked" -gt 0 ] 2>/dev/null; then
+			ktap_ok "$sender sent $sent repairs, $acked blocks acknowledged"
 		else
-			ktap_fail "$sender sent repairs: '$sent'"
+			ktap_fail "$sender sent repairs: '$sent', blocks acknowledged: '$acked'"
 		fi
 	fi
 }
