@@ -7,6 +7,9 @@
 # the flows toward the far host's subnet through the far gateway.  B's
 # writes to A cross B's gateway (CSF), the 10 ms link with 1 % loss on B's
 # side, and A's gateway (CRF).  Nothing of crem runs in init_net.
+# Last, both gw namespaces are deleted in the middle of a transfer: crem's
+# namespace exit runs with its flows busy (the transfer then fails, its
+# path gone with them), and the module still unloads cleanly.
 #
 #   hostA 10.1.0.1 -veth- gwA 192.0.2.1 ==link== 192.0.2.2 gwB -veth- hostB 10.2.0.1
 . ./guest.sh
@@ -21,7 +24,7 @@ else
 	host=10.2.0.1 gwip=10.2.0.254 far=10.1.0.0/24 farhost=10.1.0.1
 fi
 
-ktap_plan 13
+ktap_plan 15
 
 # The host keeps rxe, on the veth; the link goes to the gateway.
 setup() {
@@ -98,7 +101,28 @@ fi
 
 ktap_goodput_gain
 lab_sync crem-done
-$GW "$CREMCTL" set enabled off > /dev/null
+
+# The namespaces go under traffic.  No lab_sync after this: it used the
+# path through the gateways.
+perftest_bw ib_write_bw /tmp/bw_exit -s 65536 -n 400 &
+pid=$!
+sleep 3
+flows=$($GW "$CREMCTL" -j flows | jq length)
+busy=$($GW "$CREMCTL" -j stats | jq -r '.roce_seen')
+"$IP" netns del gw
+# The link device comes back to init_net when the namespace is dismantled;
+# crem's exit for it runs in the same cleanup, before any rmmod can.
+if wait_for 30 "$IP" link show eth0 > /dev/null 2>&1 && [ "$flows" -gt 0 ]; then
+	ktap_ok "gw namespace exits under traffic ($flows flows, $busy RoCE packets seen)"
+else
+	ktap_fail "gw namespace exits under traffic (flows: $flows)"
+fi
+# The transfer holds rxe0, and so the veth, until it is gone.
+kill "$pid" 2> /dev/null
+kill_comm ib_write_bw
+wait "$pid" 2> /dev/null
+ktap_check "crem answers in init_net after the exit" \
+	sh -c "\"$CREMCTL\" -j config > /dev/null"
 ktap_check "rmmod crem" rmmod crem
 ktap_no_splat
 ktap_finish

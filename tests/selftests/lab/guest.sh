@@ -91,6 +91,16 @@ wait_for() {
 	done
 }
 
+# kill_comm NAME: SIGTERM to every process whose command is NAME (the
+# guest's busybox has no pkill).
+kill_comm() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(cat "$p/comm" 2>/dev/null)" = "$1" ] && kill "${p#/proc/}" 2>/dev/null
+	done
+	return 0
+}
+
 # lab_sync NAME: both guests reach the same point before either goes on.
 # Guest A listens, guest B connects; the name guards against mismatches.
 lab_sync() {
