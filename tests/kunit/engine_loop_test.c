@@ -368,6 +368,13 @@ static void send_write(struct loop *l, size_t len)
 	run_until(l, l->now + 20 * CREM_US);
 }
 
+/* @count writes of @len bytes, 20 us apart. */
+static void send_writes(struct loop *l, unsigned int count, size_t len)
+{
+	while (count--)
+		send_write(l, len);
+}
+
 static struct loop *loop_start(struct kunit *test, u8 k, u8 m, u32 first_psn)
 {
 	struct crem_engine_config cfg;
@@ -428,8 +435,7 @@ static void loop_draft_example(struct kunit *test)
 	unsigned int i;
 
 	l->drop_data = 0x7;
-	for (i = 0; i < 4; i++)
-		send_write(l, 200);
+	send_writes(l, 4, 200);
 	run_until(l, l->now + 40 * CREM_MS);
 	KUNIT_EXPECT_EQ(test, l->requests, 1);
 	KUNIT_EXPECT_EQ(test, l->retx, 1);
@@ -449,8 +455,7 @@ static void loop_psn_wrap(struct kunit *test)
 	unsigned int i;
 
 	l->drop_data = 1u << 3 | 1u << 9;	/* 2^24 - 3 and 3 */
-	for (i = 0; i < 12; i++)
-		send_write(l, 300);
+	send_writes(l, 12, 300);
 	run_until(l, l->now + 40 * CREM_MS);
 	KUNIT_EXPECT_EQ(test, l->requests, 0);
 	for (i = 0; i < 12; i++)
@@ -464,12 +469,10 @@ static void loop_psn_wrap(struct kunit *test)
 static void loop_forged_repair(struct kunit *test)
 {
 	struct loop *l = loop_start(test, 4, 1, 5000);
-	unsigned int i;
 
 	l->drop_data = 1u << 1;
 	l->forge = 1;
-	for (i = 0; i < 4; i++)
-		send_write(l, 700);
+	send_writes(l, 4, 700);
 	run_until(l, l->now + 60 * CREM_MS);
 	KUNIT_EXPECT_EQ(test, l->forge, 0);
 	KUNIT_EXPECT_EQ(test, l->crf.stats.v[CREM_FS_ICRC_FAILURES], 1);
@@ -490,13 +493,11 @@ static void loop_late_retransmission_differs(struct kunit *test)
 {
 	struct loop *l = loop_start(test, 4, 2, 900);
 	u8 *v = l->variant;
-	unsigned int i;
 	u32 icrc;
 
 	l->drop_data = 1u << 1 | 1u << 2;
 	l->drop_ordinary = true;
-	for (i = 0; i < 4; i++)
-		send_write(l, 600);
+	send_writes(l, 4, 600);
 	/* PSN base + 1 again, 3 ms later, with AckReq flipped. */
 	run_until(l, l->now + 3 * CREM_MS);
 	l->variant_off = 1;
@@ -532,8 +533,7 @@ static void loop_source_completes_block(struct kunit *test)
 
 	l->drop_data = 1u << 1;
 	l->late_data = 1u << 2;
-	for (i = 0; i < 4; i++)
-		send_write(l, 500);
+	send_writes(l, 4, 500);
 	run_until(l, l->now + 40 * CREM_MS);
 	KUNIT_EXPECT_EQ(test, l->requests, 0);
 	KUNIT_EXPECT_EQ(test, l->crf.stats.v[CREM_FS_BLOCKS_DECODED], 1);
