@@ -12,7 +12,7 @@
 require_tool "$CREMCTL" jq ib_write_bw
 [ -f "$CREM_KO" ] || ktap_skip_all "no crem.ko in the guest image"
 
-ktap_plan 10
+ktap_plan 11
 
 # Before loading: cremctl must say clearly that the module is missing.
 out=$("$CREMCTL" show 2>&1)
@@ -21,6 +21,16 @@ if [ "$rc" -eq 1 ] && echo "$out" | grep -q "crem module is not loaded"; then
 	ktap_ok "cremctl explains that crem is not loaded"
 else
 	ktap_fail "cremctl explains that crem is not loaded"
+	ktap_diag "rc=$rc: $out"
+fi
+
+# ... but a bad argument is reported as such first.
+out=$("$CREMCTL" set k 300 2>&1)
+rc=$?
+if [ "$rc" -eq 2 ] && echo "$out" | grep -q "k: '300' is not a number up to 255"; then
+	ktap_ok "cremctl set checks its arguments before asking crem"
+else
+	ktap_fail "cremctl set checks its arguments before asking crem"
 	ktap_diag "rc=$rc: $out"
 fi
 

@@ -357,9 +357,15 @@ missing:
 	return 2;
 }
 
+/* Each setting once, and role: more pairs than that are a mistake. */
+#define MAX_SET_PAIRS (sizeof(settings) / sizeof(settings[0]) + 1)
+
 int cmd_set(const struct options *opt, int argc, char **argv)
 {
 	struct set_args a = { argc, argv };
+	/* a header and MAX_SET_PAIRS attributes of at most 12 bytes */
+	static char scratch[1024];
+	int ret;
 
 	(void)opt;
 	if (argc < 3) {
@@ -369,6 +375,15 @@ int cmd_set(const struct options *opt, int argc, char **argv)
 			prog);
 		return 2;
 	}
+	if ((size_t)(argc - 1) > 2 * MAX_SET_PAIRS) {
+		fprintf(stderr, "%s: set: at most %zu settings at once\n", prog,
+			MAX_SET_PAIRS);
+		return 2;
+	}
+	/* Every setting is checked before crem is asked anything. */
+	ret = build_set(mnl_nlmsg_put_header(scratch), &a);
+	if (ret)
+		return ret;
 	return request(CREM_CMD_SET_CONFIG, "set", build_set, &a, NULL, NULL);
 }
 
