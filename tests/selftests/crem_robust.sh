@@ -13,10 +13,6 @@
 require_tool ib_write_bw "$TC" jq
 port=$CREM_LAB_PORT
 
-counter() {
-	"$CREMCTL" -j stats | jq -r ".$1"
-}
-
 ktap_plan 7
 "$TC" qdisc add dev eth0 root netem delay 5ms
 [ "$CREM_ROLE" = b ] && "$TC" qdisc change dev eth0 root netem delay 5ms loss 1%
@@ -44,7 +40,7 @@ if [ "$CREM_ROLE" = a ]; then
 else
 	rc=0
 fi
-restored=$(counter flow_restored)
+restored=$(crem_counter flow_restored)
 lab_sync blackhole
 if [ "$rc" = 0 ] && perftest_bw ib_write_bw /tmp/bw_bh -s 65536 -n 200; then
 	[ "$CREM_ROLE" = b ] && echo "# goodput blackholed $(cat /tmp/bw_bh)"
@@ -53,7 +49,7 @@ else
 	ktap_fail "repair channel blackholed: the transfer completes"
 fi
 if [ "$CREM_ROLE" = a ]; then
-	after=$(counter flow_restored)
+	after=$(crem_counter flow_restored)
 	if [ "$after" = "$restored" ]; then
 		ktap_ok "nothing restored while blackholed ($after)"
 	else
@@ -61,7 +57,7 @@ if [ "$CREM_ROLE" = a ]; then
 	fi
 	"$TC" qdisc del dev eth0 ingress
 else
-	ktap_ok "sender: repairs go on ($(counter flow_repairs_sent) sent)"
+	ktap_ok "sender: repairs go on ($(crem_counter flow_repairs_sent) sent)"
 fi
 lab_sync open-again
 

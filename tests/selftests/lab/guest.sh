@@ -177,6 +177,11 @@ crem_load() {
 	insmod "$CREM_KO"
 }
 
+# crem_counter NAME: one of the namespace's counters (cremctl stats).
+crem_counter() {
+	"$CREMCTL" -j stats | jq -r ".$1"
+}
+
 # crem_protect PREFIX [peer ADDR] [-- WRAPPER...]: the lab's settings (a
 # 10 ms link: blocks of 8, hold time and allowance 2.5 ms) on port 7700,
 # protecting PREFIX; WRAPPER runs cremctl elsewhere (ip netns exec gw).
