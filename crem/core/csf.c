@@ -340,6 +340,7 @@ int crem_csf_start(struct crem_csf *csf, const struct crem_env *env,
 	memset(ring, 0, cfg->max_blocks * sizeof(*ring));
 	csf->srtt_ns = cfg->initial_rtt_ns;
 	csf->next_psn = next_psn & CREM_PSN_MASK;
+	csf->first_psn = csf->next_psn;
 	csf->msg_size = CREM_REPAIR_MAX_HDR + cfg->limits.max_t;
 	csf->coded_size = CREM_CSF_BATCH *
 			  crem_symbol_stride(cfg->limits.max_t);
@@ -570,8 +571,19 @@ void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack)
 		through = crem_psn_add(ack->psn, -1);
 	else
 		return;
-	if (!csf->have_ack || crem_psn_after(through, csf->acked_psn))
-		csf->acked_psn = through;
+	/*
+	 * The caller matches ACKs to flows by addresses only (an ACK names
+	 * the requester's QP), so it may be another QP's, from another PSN
+	 * space.  Acknowledgements are cumulative: this flow's lie between
+	 * the last one and the newest PSN sent.  Anything else is ignored.
+	 */
+	if (crem_psn_after(through, crem_psn_add(csf->next_psn, -1)) ||
+	    crem_psn_before(through, csf->have_ack ? csf->acked_psn :
+					crem_psn_add(csf->first_psn, -1))) {
+		csf->stats.v[CREM_FS_ACKS_IGNORED]++;
+		return;
+	}
+	csf->acked_psn = through;
 	csf->have_ack = true;
 	csf->last_activity_ns = now(csf);
 	while (csf->count) {

@@ -79,7 +79,8 @@ struct crem_csf {
 	bool open;			/* the newest block is still open */
 	u32 next_psn;			/* one past the newest PSN seen */
 	u32 acked_psn;			/* RDMA acknowledged through this */
-	bool have_ack;
+	bool have_ack;			/* else: none yet, from first_psn */
+	u32 first_psn;			/* the PSN that made the flow known */
 
 	/* Repair rate: credit in 1/k repair units, m per source. */
 	u64 credit;

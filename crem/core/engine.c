@@ -76,6 +76,7 @@ static const char *const crem_flow_stat_names[] = {
 	[CREM_FS_BLOCKS_CLOSED_EARLY] = "blocks_closed_early",
 	[CREM_FS_BLOCKS_ACKED] = "blocks_acked",
 	[CREM_FS_BLOCKS_GIVEN_UP] = "blocks_given_up",
+	[CREM_FS_ACKS_IGNORED] = "acks_ignored",
 	[CREM_FS_MEMORY_REFUSED] = "memory_refused",
 	[CREM_FS_REPAIRS_SENT] = "repairs_sent",
 	[CREM_FS_REPAIR_BYTES_SENT] = "repair_bytes_sent",

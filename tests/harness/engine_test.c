@@ -170,6 +170,39 @@ static void clean_path(struct kunit *test)
 	end_pair(test, p);
 }
 
+/*
+ * The kernel gives a sender flow every ACK between its two hosts, since an
+ * ACK names the requester's QP: those of the other QPs carry PSNs of other
+ * spaces.  Beyond the newest PSN sent, or before the last acknowledgement,
+ * they must free nothing; the flow's own ACKs still do.
+ */
+static void acks_of_other_qps_ignored(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_roce_pkt ack = { .class = CREM_ROCE_ACK, .dest_qp = 0x77 };
+	struct crem_pair *p;
+	u16 held;
+
+	crem_pair_params_default(&par);
+	p = new_pair(test, &par);
+	/* 16 sources, four closed blocks; their ACKs are 10 ms away. */
+	crem_pair_send(p, 16, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 2 * MS);
+	held = p->csf.count;
+	KUNIT_ASSERT_GE(test, held, 4);
+	ack.psn = crem_psn_add(p->csf.next_psn, 5);
+	crem_csf_rdma_ack(&p->csf, &ack);
+	ack.psn = crem_psn_add(p->csf.next_psn, 0x3fffff);
+	crem_csf_rdma_ack(&p->csf, &ack);
+	ack.psn = crem_psn_add(p->csf.first_psn, -0x3fffff);
+	crem_csf_rdma_ack(&p->csf, &ack);
+	KUNIT_EXPECT_EQ(test, p->csf.count, held);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_BLOCKS_ACKED), 0);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_ACKS_IGNORED), 3);
+	crem_pair_run(p, p->sim.now_ns + 50 * MS);
+	KUNIT_EXPECT_GE(test, csf_stat(p, CREM_FS_BLOCKS_ACKED), 4);
+	end_pair(test, p);
+}
 
 static unsigned int count_msgs(const struct crem_pair *p, int dir, u8 type,
 			       u8 flags, bool arrived_only)
@@ -1002,6 +1035,7 @@ static void property_short(struct kunit *test)
 static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(draft_example),
 	KUNIT_CASE(clean_path),
+	KUNIT_CASE(acks_of_other_qps_ignored),
 	KUNIT_CASE(read_absent_positions_and_info),
 	KUNIT_CASE(config_change_with_updates_lost),
 	KUNIT_CASE(hello_lost_with_backoff),
