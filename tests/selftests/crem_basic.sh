@@ -14,25 +14,27 @@ require_tool "$CREMCTL" jq ib_write_bw
 
 ktap_plan 11
 
-# Before loading: cremctl must say clearly that the module is missing.
-out=$("$CREMCTL" show 2>&1)
-rc=$?
-if [ "$rc" -eq 1 ] && echo "$out" | grep -q "crem module is not loaded"; then
-	ktap_ok "cremctl explains that crem is not loaded"
-else
-	ktap_fail "cremctl explains that crem is not loaded"
-	ktap_diag "rc=$rc: $out"
-fi
+# says NAME STATUS TEXT CMD...: one result, CMD exits with STATUS and
+# prints TEXT (on either stream).
+says() {
+	local what=$1 want=$2 text=$3 out rc
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" -eq "$want" ] && echo "$out" | grep -q "$text"; then
+		ktap_ok "$what"
+	else
+		ktap_fail "$what"
+		ktap_diag "rc=$rc: $out"
+	fi
+}
 
-# ... but a bad argument is reported as such first.
-out=$("$CREMCTL" set k 300 2>&1)
-rc=$?
-if [ "$rc" -eq 2 ] && echo "$out" | grep -q "k: '300' is not a number up to 255"; then
-	ktap_ok "cremctl set checks its arguments before asking crem"
-else
-	ktap_fail "cremctl set checks its arguments before asking crem"
-	ktap_diag "rc=$rc: $out"
-fi
+# Before loading: cremctl must say clearly that the module is missing,
+# but name a bad argument first.
+says "cremctl explains that crem is not loaded" 1 \
+	"crem module is not loaded" "$CREMCTL" show
+says "cremctl set checks its arguments before asking crem" 2 \
+	"k: '300' is not a number up to 255" "$CREMCTL" set k 300
 
 dmesg -c > /dev/null
 ktap_check "insmod crem.ko" insmod "$CREM_KO"
