@@ -6,6 +6,9 @@
 # restarted (enabled off, then on) so that no flow is left from before.
 # The transfer must complete - what crem cannot protect is the RDMA
 # transport's - while the limit holds and its counter counts:
+#  - RDMA READ at the default limits: a flow of each role on each host,
+#    and every flow dump taken while they come up (a message per flow) is
+#    whole;
 #  - max-flows 1, two QPs (ib_write_bw -q 2): B makes one sender flow of
 #    the two and counts flow_limit; A holds at most one receiver flow;
 #  - mem-limit 32 KiB at B: B counts mem_limit, and the memory it charges,
@@ -19,7 +22,7 @@
 
 require_tool ib_write_bw "$TC" jq
 
-ktap_plan 9
+ktap_plan 11
 "$TC" qdisc add dev eth0 root netem delay 5ms
 [ "$CREM_ROLE" = b ] && "$TC" qdisc change dev eth0 root netem delay 5ms loss 1%
 if ! crem_load || ! crem_protect "$CREM_PEER_IP/32"; then
@@ -43,11 +46,13 @@ restart() {
 		"$CREMCTL" set "$@" enabled on > /dev/null
 }
 
-# transfer NAME [PERFTEST ARGS]: one short transfer; one result.
+# transfer NAME [PERFTEST ARGS]: one short transfer ($iters of $tool's
+# 64 KiB messages); one result.
+iters=100 tool=ib_write_bw
 transfer() {
 	local what=$1
 	shift
-	if perftest_bw ib_write_bw /tmp/bw_limit -s 65536 -n 100 "$@"; then
+	if perftest_bw "$tool" /tmp/bw_limit -s 65536 -n "$iters" "$@"; then
 		ktap_ok "$what: the transfer completes"
 	else
 		ktap_fail "$what: the transfer completes"
@@ -70,6 +75,45 @@ limited() {
 		ktap_fail "$what: crem restarted with$settings"
 	fi
 }
+
+# --- RDMA READ at the default limits: each host has a flow of each role
+# (B's requests and A's responses are both sources).  A flow is about
+# 2.5 KB of attributes and a dump message at most a page, so a dump takes
+# a message per flow.  Both hosts dump in a loop while the flows come up;
+# every dump must be whole (valid, no flow twice): one that flows changed
+# under is run again by cremctl.
+rm -f /tmp/dump.* /tmp/dump_stop
+(i=0; while [ ! -f /tmp/dump_stop ]; do
+	i=$((i + 1))
+	"$CREMCTL" -j flows > "/tmp/dump.$i" 2>&1
+done) &
+dumper=$!
+tool=ib_read_bw
+limited "ib_read_bw"
+tool=ib_write_bw
+# Counted now: idle flows end 10 s after the transfer (checking every dump
+# below takes seconds in the guest).
+senders=$(flows_of sender)
+receivers=$(flows_of receiver)
+touch /tmp/dump_stop
+wait "$dumper"
+dumps=0 bad=0
+for f in /tmp/dump.*; do
+	dumps=$((dumps + 1))
+	jq -e '[.[] | "\(.role) \(.qp)"] | length == (unique | length)' \
+		"$f" > /dev/null 2>&1 || bad=$((bad + 1))
+done
+if [ "$senders" -ge 1 ] && [ "$receivers" -ge 1 ] && [ "$bad" = 0 ] &&
+   [ "$dumps" -gt 0 ]; then
+	ktap_ok "ib_read_bw: $senders sender and $receivers receiver flows; $dumps dumps while they came up, all whole"
+else
+	ktap_fail "ib_read_bw: $senders sender, $receivers receiver flows; $bad of $dumps dumps broken"
+	for f in /tmp/dump.*; do
+		jq -e . "$f" > /dev/null 2>&1 || { sed 's/^/# /' "$f" | head -n 5; break; }
+	done
+fi
+# The next restart closes this host's flows, and so the other's.
+lab_sync read-checked
 
 # --- max-flows 1, two QPs: both hosts limited.
 before=$(crem_counter flow_limit)

@@ -41,9 +41,13 @@ struct flow {
 
 struct dump {
 	const struct options *opt;
+	FILE *out;		/* this attempt's output, kept until it is whole */
 	struct json j;
 	unsigned int n;
 };
+
+/* Dumps that flows interrupted (NLM_F_DUMP_INTR) are tried again. */
+#define DUMP_ATTEMPTS 10
 
 static int stat_cb(const struct nlattr *attr, void *data)
 {
@@ -144,19 +148,20 @@ static void print_flow(struct dump *d, const struct flow *f)
 	inet_ntop(af, f->dst, dst, sizeof(dst));
 	inet_ntop(af, f->peer, peer, sizeof(peer));
 	if (!d->opt->json) {
-		printf("flow %u (%s, %s): %s -> %s qp 0x%x, peer %s\n", f->id,
-		       role, f->state, src, dst, f->qp, peer);
-		printf("  config %u: scheme %u k %u m %u T %u; srtt %u us",
-		       f->config_id, f->scheme, f->k, f->m, f->t, f->srtt_us);
+		fprintf(d->out, "flow %u (%s, %s): %s -> %s qp 0x%x, peer %s\n",
+			f->id, role, f->state, src, dst, f->qp, peer);
+		fprintf(d->out, "  config %u: scheme %u k %u m %u T %u; srtt %u us",
+			f->config_id, f->scheme, f->k, f->m, f->t, f->srtt_us);
 		if (f->role == 1)
-			printf("; loss %u ppm, %s%s", f->loss_ppm,
-			       f->congestion ? "congestion" : "transmission loss",
-			       f->breaker ? ", circuit breaker" : "");
-		printf("; %llu bytes\n", (unsigned long long)f->mem);
+			fprintf(d->out, "; loss %u ppm, %s%s", f->loss_ppm,
+				f->congestion ? "congestion" : "transmission loss",
+				f->breaker ? ", circuit breaker" : "");
+		fprintf(d->out, "; %llu bytes\n", (unsigned long long)f->mem);
 		for (i = 0; i < f->nstats; i++)
 			if (f->stats[i].value)
-				printf("    %-26s %llu\n", f->stats[i].name,
-				       (unsigned long long)f->stats[i].value);
+				fprintf(d->out, "    %-26s %llu\n",
+					f->stats[i].name,
+					(unsigned long long)f->stats[i].value);
 		return;
 	}
 	json_object_begin(&d->j, NULL);
@@ -210,34 +215,68 @@ static int flows_cb(const struct nlmsghdr *nlh, void *data)
 			      data);
 }
 
+/* One attempt at the whole dump, into @d->out; @opened: connected. */
+static int dump_flows(struct dump *d, char *why, size_t why_len, bool *opened)
+{
+	struct crem_nl nl;
+	int ret;
+
+	ret = crem_nl_open(&nl);
+	*opened = !ret;
+	if (ret)
+		return ret;
+	if (d->opt->json) {
+		json_init(&d->j, d->out, d->opt->pretty);
+		json_array_begin(&d->j, NULL);
+	}
+	ret = crem_nl_talk(&nl, crem_nl_request(&nl, CREM_CMD_GET_FLOWS,
+						NLM_F_DUMP),
+			   flows_cb, d, why, why_len);
+	crem_nl_close(&nl);
+	if (d->opt->json) {
+		json_array_end(&d->j);
+		json_finish(&d->j);
+	} else if (!ret && !d->n) {
+		fprintf(d->out, "no flows\n");
+	}
+	return ret;
+}
+
+/*
+ * The flows, from one consistent dump: flows made or ended while the dump
+ * ran across several messages interrupt it (EINTR from libmnl), and it is
+ * run again; only a whole one is printed.
+ */
 int cmd_flows(const struct options *opt, int argc, char **argv)
 {
-	struct dump d = { .opt = opt };
-	struct crem_nl nl;
-	char why[256];
-	int ret;
+	char why[256] = "", *text = NULL;
+	bool opened = false;
+	size_t size = 0;
+	int ret = -EINTR, attempt;
 
 	if (argc > 1) {
 		fprintf(stderr, "%s: flows takes no arguments\n", prog);
 		return 2;
 	}
-	ret = crem_nl_open(&nl);
-	if (ret)
+	for (attempt = 0; attempt < DUMP_ATTEMPTS && ret == -EINTR; attempt++) {
+		struct dump d = { .opt = opt };
+
+		free(text);
+		text = NULL;
+		d.out = open_memstream(&text, &size);
+		if (!d.out)
+			return report(-errno, "flows", NULL);
+		ret = dump_flows(&d, why, sizeof(why), &opened);
+		fclose(d.out);
+	}
+	if (!ret)
+		fwrite(text, 1, size, stdout);
+	free(text);
+	if (!opened)
 		return report(ret, "connect", NULL);
-	if (opt->json) {
-		json_init(&d.j, stdout, opt->pretty);
-		json_array_begin(&d.j, NULL);
-	}
-	ret = crem_nl_talk(&nl, crem_nl_request(&nl, CREM_CMD_GET_FLOWS,
-						NLM_F_DUMP),
-			   flows_cb, &d, why, sizeof(why));
-	crem_nl_close(&nl);
-	if (opt->json) {
-		json_array_end(&d.j);
-		json_finish(&d.j);
-	} else if (!ret && !d.n) {
-		printf("no flows\n");
-	}
+	if (ret == -EINTR)
+		return report(ret, "flows",
+			      "the flows changed during every attempt");
 	return ret ? report(ret, "flows", why) : 0;
 }
 
