@@ -83,7 +83,7 @@ static bool before_window(const struct crem_crf *crf, u32 psn)
 static struct crem_crf_pin *pin_next(struct crem_crf *crf, u32 psn,
 				     unsigned int *i, u32 *off)
 {
-	while (crf->npins && *i < crf->cfg.max_open_blocks) {
+	while (*i < crf->pins_hi) {
 		struct crem_crf_pin *pin = &crf->pins[(*i)++];
 
 		if (pin->symbols &&
@@ -110,6 +110,8 @@ static void pin_free(struct crem_crf *crf, struct crem_crf_pin *pin)
 		crf->npins--;
 	release(crf, pin->symbols, pin->size);
 	memset(pin, 0, sizeof(*pin));
+	while (crf->pins_hi && !crf->pins[crf->pins_hi - 1].symbols)
+		crf->pins_hi--;
 }
 
 /*
@@ -225,6 +227,8 @@ static void pin_around(struct crem_crf *crf, u32 gap, u32 count, u64 t)
 		return;
 	}
 	crf->npins++;
+	if (victim - crf->pins >= crf->pins_hi)
+		crf->pins_hi = victim - crf->pins + 1;
 	victim->count = span;
 	victim->have = victim->symbols + (size_t)span * crf->stride;
 	victim->late = victim->have + (span + 7) / 8;
@@ -249,7 +253,7 @@ static void pins_expire(struct crem_crf *crf, u64 t)
 {
 	unsigned int i;
 
-	for (i = 0; i < crf->cfg.max_open_blocks; i++)
+	for (i = 0; i < crf->pins_hi; i++)
 		if (crf->pins[i].symbols && crf->pins[i].expires_ns <= t)
 			pin_free(crf, &crf->pins[i]);
 }
@@ -447,6 +451,8 @@ static struct crem_crf_slot *slot_of_psn(struct crem_crf *crf, u32 psn)
 
 static void free_slot(struct crem_crf *crf, struct crem_crf_slot *s)
 {
+	if (s->state == CREM_SLOT_OPEN)
+		crf->nopen--;
 	release(crf, s->block, s->size);
 	memset(s, 0, sizeof(*s));
 }
@@ -454,6 +460,8 @@ static void free_slot(struct crem_crf *crf, struct crem_crf_slot *s)
 /* A block is done, or given up: its decoding buffer goes now. */
 static void settle(struct crem_crf *crf, struct crem_crf_slot *s, u8 state)
 {
+	if (s->state == CREM_SLOT_OPEN)
+		crf->nopen--;
 	release(crf, s->block, s->size);
 	s->block = NULL;
 	s->size = 0;
@@ -785,6 +793,7 @@ static struct crem_crf_slot *geometry(struct crem_crf *crf,
 		return NULL;
 	s = new_slot(crf);
 	s->state = CREM_SLOT_OPEN;
+	crf->nopen++;
 	s->start = r->block_start;
 	s->k = r->k;
 	s->m = c->m;
@@ -965,7 +974,7 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 	crf->report.expected++;
 	crf->frontier = end;
 	/* Every block that ends at or before the new frontier is due. */
-	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++) {
 		struct crem_crf_slot *s = &crf->slots[i];
 
 		if (s->state == CREM_SLOT_OPEN &&
@@ -1081,7 +1090,8 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	 * differ from the copy the CSF coded (rxe sets AckReq afresh): never
 	 * a source to decode with.
 	 */
-	s = slot_of_psn(crf, psn);
+	/* Per packet: the slot scan only when some block is open. */
+	s = crf->nopen ? slot_of_psn(crf, psn) : NULL;
 	if (s && s->state == CREM_SLOT_OPEN) {
 		if (s->block && !late)
 			crem_crf_block_add_source(s->block, psn, udp_payload,

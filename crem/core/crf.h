@@ -158,6 +158,8 @@ struct crem_crf {
 	u64 last_source_ns;
 	u64 last_activity_ns;
 	u64 decode_due_ns;		/* a slot's decode_due, or none */
+	u16 nopen;			/* slots OPEN (the others need no scan) */
+	u16 pins_hi;			/* pins[] in use lie below this */
 	u64 gap_due_ns;			/* the next gap to ask about by range */
 	/* the LOSS_REPORT interval */
 	u64 report_start_ns;

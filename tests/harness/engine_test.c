@@ -31,6 +31,7 @@ static void end_pair(struct kunit *test, struct crem_pair *p)
 	KUNIT_EXPECT_EQ(test, p->restored_twice, 0);
 	/* Decoding and coded answers never run inside a packet call. */
 	KUNIT_EXPECT_EQ(test, p->coded_in_packet_call, 0);
+	KUNIT_EXPECT_TRUE(test, crem_pair_open_count_ok(p));
 	if (p->csf_up)
 		crem_csf_destroy(&p->csf);
 	if (p->crf_up)

@@ -742,3 +742,14 @@ void crem_pair_free(struct crem_pair *p)
 	free(p->rx);
 	free(p->latency_ns);
 }
+
+bool crem_pair_open_count_ok(const struct crem_pair *p)
+{
+	unsigned int i, open = 0;
+
+	if (!p->crf_up)
+		return true;
+	for (i = 0; i < p->crf.cfg.max_open_blocks; i++)
+		open += p->crf.slots[i].state == CREM_SLOT_OPEN;
+	return open == p->crf.nopen;
+}

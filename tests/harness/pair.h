@@ -162,6 +162,9 @@ int crem_pair_path_report(struct crem_pair *p, struct crem_msg *m);
  */
 u64 crem_pair_left_to_rdma(const struct crem_pair *p);
 
+/* Does the CRF's count of open slots match its slots? */
+bool crem_pair_open_count_ok(const struct crem_pair *p);
+
 /* The @q-th quantile (0..1) of recovery latency, in ns. */
 u64 crem_pair_latency(struct crem_pair *p, double q);
 

@@ -27,6 +27,7 @@ struct result {
 	u64 sources, lost, restored, unrequested, left, bad, twice;
 	u64 undelivered, repair_bytes, source_bytes, coded, fallbacks;
 	u64 coded_in_packet_call;
+	bool open_count_ok;
 	double p50, p99;
 	u8 m_last;
 };
@@ -79,6 +80,7 @@ static int run(double p, bool bursty, u64 packets, u64 seed,
 	res->bad = pr->restored_bad;
 	res->twice = pr->restored_twice;
 	res->coded_in_packet_call = pr->coded_in_packet_call;
+	res->open_count_ok = crem_pair_open_count_ok(pr);
 	res->undelivered = pr->sources - pr->delivered;
 	res->repair_bytes = pr->repair_bytes;
 	res->source_bytes = pr->source_bytes;
@@ -156,7 +158,8 @@ int main(int argc, char **argv)
 				continue;
 			}
 			ok = !s.bad && !s.twice && !s.undelivered &&
-			     !s.coded_in_packet_call && s.sources == packets;
+			     !s.coded_in_packet_call && s.open_count_ok &&
+			     s.sources == packets;
 			failed += !ok;
 			printf("| %g | %s | %llu | %llu | %.2f | %.2f | %.2f | "
 			       "%.2f | %.2f | %.3f | %u | %s |\n",
@@ -173,11 +176,12 @@ int main(int argc, char **argv)
 			if (!ok)
 				printf("#   corrupt %llu, restored twice %llu, "
 				       "undelivered %llu, coded in a packet "
-				       "call %llu\n",
+				       "call %llu, open count %s\n",
 				       (unsigned long long)s.bad,
 				       (unsigned long long)s.twice,
 				       (unsigned long long)s.undelivered,
-				       (unsigned long long)s.coded_in_packet_call);
+				       (unsigned long long)s.coded_in_packet_call,
+				       s.open_count_ok ? "right" : "WRONG");
 		}
 	}
 	fflush(stdout);

@@ -418,6 +418,13 @@ static void loop_end(struct kunit *test, struct loop *l)
 {
 	KUNIT_EXPECT_EQ(test, l->corrupt, 0);
 	KUNIT_EXPECT_EQ(test, l->coded_in_packet_call, 0);
+	if (l->crf_up) {
+		unsigned int i, open = 0;
+
+		for (i = 0; i < l->crf.cfg.max_open_blocks; i++)
+			open += l->crf.slots[i].state == CREM_SLOT_OPEN;
+		KUNIT_EXPECT_EQ(test, l->crf.nopen, open);
+	}
 	crem_csf_close(&l->csf, CREM_CLOSE_NORMAL);
 	run_until(l, l->now + 20 * CREM_MS);
 	KUNIT_EXPECT_FALSE(test, l->crf_up && l->crf.state == CREM_CRF_ACTIVE);
