@@ -60,28 +60,17 @@ delay="delay 5ms"
 ktap_check "netem on the link: $delay" \
 	$GW "$TC" qdisc add dev eth0 root netem $delay
 
-if perftest_bw ib_write_bw /tmp/bw_off -s 65536 -n 200; then
-	[ "$CREM_ROLE" = b ] && echo "# goodput off $(cat /tmp/bw_off)"
-	ktap_ok "ib_write_bw host to host, 1 % loss, crem off"
-else
-	ktap_fail "ib_write_bw host to host, 1 % loss, crem off"
-fi
+ktap_transfer "ib_write_bw host to host, 1 % loss, crem off" "off" \
+	ib_write_bw /tmp/bw_off -s 65536 -n 200
 
 peer_gw=192.0.2.1
 [ "$CREM_ROLE" = a ] && peer_gw=192.0.2.2
-if crem_load && crem_protect "$far" peer "$peer_gw" -- $GW; then
-	ktap_ok "crem in gw: protect $far through $peer_gw"
-else
-	ktap_fail "crem in gw: protect $far through $peer_gw"
-fi
+ktap_check "crem in gw: protect $far through $peer_gw" \
+	crem_start "$far" peer "$peer_gw" -- $GW
 lab_sync crem-ready
 
-if perftest_bw ib_write_bw /tmp/bw_on -s 65536 -n 200; then
-	[ "$CREM_ROLE" = b ] && echo "# goodput on $(cat /tmp/bw_on)"
-	ktap_ok "ib_write_bw host to host, 1 % loss, crem on in the gateways"
-else
-	ktap_fail "ib_write_bw host to host, 1 % loss, crem on in the gateways"
-fi
+ktap_transfer "ib_write_bw host to host, 1 % loss, crem on in the gateways" "on" \
+	ib_write_bw /tmp/bw_on -s 65536 -n 200
 
 ktap_other_verbs " through the gateways, crem on"
 

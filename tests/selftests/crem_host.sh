@@ -29,19 +29,12 @@ else
 	ktap_ok "netem: A's egress lossless"
 fi
 
-if perftest_bw ib_write_bw /tmp/bw_off -s "$size" -n "$iters"; then
-	[ "$CREM_ROLE" = b ] && echo "# goodput off $(cat /tmp/bw_off)"
-	ktap_ok "ib_write_bw, 1 % loss, crem off"
-else
-	ktap_fail "ib_write_bw, 1 % loss, crem off"
-fi
+ktap_transfer "ib_write_bw, 1 % loss, crem off" "off" \
+	ib_write_bw /tmp/bw_off -s "$size" -n "$iters"
 
 # crem.ko needs the UDP tunnel modules (rdma_rxe loaded them already).
-if crem_load && crem_protect "$CREM_PEER_IP/32"; then
-	ktap_ok "crem on: port $port, protecting flows to $CREM_PEER_IP"
-else
-	ktap_fail "crem on: port $port, protecting flows to $CREM_PEER_IP"
-fi
+ktap_check "crem on: port $port, protecting flows to $CREM_PEER_IP" \
+	crem_start "$CREM_PEER_IP/32"
 "$CREMCTL" config | sed 's/^/# /'
 # crem's tracepoints, recorded with perf.
 [ -d /sys/kernel/tracing/events ] ||
@@ -53,12 +46,8 @@ perf_pid=$!
 monitor=$!
 lab_sync crem-ready
 
-if perftest_bw ib_write_bw /tmp/bw_on -s "$size" -n "$iters"; then
-	[ "$CREM_ROLE" = b ] && echo "# goodput on $(cat /tmp/bw_on)"
-	ktap_ok "ib_write_bw, 1 % loss, crem on"
-else
-	ktap_fail "ib_write_bw, 1 % loss, crem on"
-fi
+ktap_transfer "ib_write_bw, 1 % loss, crem on" "on" \
+	ib_write_bw /tmp/bw_on -s "$size" -n "$iters"
 
 # The other verbs complete through crem too (READ responses are A's
 # sources, protected by A toward B).

@@ -29,18 +29,10 @@ delay="delay 5ms"
 [ "$CREM_ROLE" = b ] && delay="delay 5ms loss 1%"
 "$TC" qdisc add dev eth0 root netem $delay
 
-if crem_load && crem_protect "$peer6/128"; then
-	ktap_ok "crem on: protecting flows to $peer6"
-else
-	ktap_fail "crem on: protecting flows to $peer6"
-fi
+ktap_check "crem on: protecting flows to $peer6" crem_start "$peer6/128"
 lab_sync crem-ready
-if perftest_bw ib_write_bw /tmp/bw6 -s 65536 -n 200; then
-	[ "$CREM_ROLE" = b ] && echo "# goodput ipv6 crem on $(cat /tmp/bw6)"
-	ktap_ok "ib_write_bw over IPv6, 1 % loss, crem on"
-else
-	ktap_fail "ib_write_bw over IPv6, 1 % loss, crem on"
-fi
+ktap_transfer "ib_write_bw over IPv6, 1 % loss, crem on" "ipv6 crem on" \
+	ib_write_bw /tmp/bw6 -s 65536 -n 200
 stats=$("$CREMCTL" -j stats)
 flows=$("$CREMCTL" -j flows)
 echo "$flows" | jq -c '.[] | {role, state, src, dst, k, m, config_id}' | sed 's/^/# flow /'

@@ -25,7 +25,7 @@ require_tool ib_write_bw "$TC" jq
 ktap_plan 11
 "$TC" qdisc add dev eth0 root netem delay 5ms
 [ "$CREM_ROLE" = b ] && "$TC" qdisc change dev eth0 root netem delay 5ms loss 1%
-if ! crem_load || ! crem_protect "$CREM_PEER_IP/32"; then
+if ! crem_start "$CREM_PEER_IP/32"; then
 	ktap_fail "crem on: host mode"
 	ktap_finish
 fi
@@ -52,11 +52,8 @@ iters=100 tool=ib_write_bw
 transfer() {
 	local what=$1
 	shift
-	if perftest_bw "$tool" /tmp/bw_limit -s 65536 -n "$iters" "$@"; then
-		ktap_ok "$what: the transfer completes"
-	else
-		ktap_fail "$what: the transfer completes"
-	fi
+	ktap_transfer "$what: the transfer completes" "" \
+		"$tool" /tmp/bw_limit -s 65536 -n "$iters" "$@"
 }
 
 # limited NAME SETTINGS... [-- PERFTEST ARGS]: restart with SETTINGS, then

@@ -16,19 +16,12 @@ port=$CREM_LAB_PORT
 ktap_plan 7
 "$TC" qdisc add dev eth0 root netem delay 5ms
 [ "$CREM_ROLE" = b ] && "$TC" qdisc change dev eth0 root netem delay 5ms loss 1%
-if crem_load && crem_protect "$CREM_PEER_IP/32"; then
-	ktap_ok "crem on: host mode, port $port"
-else
-	ktap_fail "crem on: host mode, port $port"
-fi
+ktap_check "crem on: host mode, port $port" crem_start "$CREM_PEER_IP/32"
 lab_sync crem-ready
 
 # A short transfer brings the flows up.
-if perftest_bw ib_write_bw /tmp/bw_up -s 65536 -n 50; then
-	ktap_ok "flows up: ib_write_bw with crem"
-else
-	ktap_fail "flows up: ib_write_bw with crem"
-fi
+ktap_transfer "flows up: ib_write_bw with crem" "" \
+	ib_write_bw /tmp/bw_up -s 65536 -n 50
 
 # Blackhole the CREM port at A: REPAIRs, PARAM_UPDATEs, CLOSEs from B.
 if [ "$CREM_ROLE" = a ]; then

@@ -19,36 +19,20 @@ ktap_plan 5
 ktap_check "netem: 5 ms each way" \
 	"$TC" qdisc add dev eth0 root netem delay 5ms
 
-if perftest_bw ib_write_bw /tmp/bw_clean -s "$size" -n "$iters"; then
-	[ "$CREM_ROLE" = b ] && echo "# goodput clean $(cat /tmp/bw_clean)"
-	ktap_ok "ib_write_bw, 10 ms RTT, no loss"
-else
-	ktap_fail "ib_write_bw, 10 ms RTT, no loss"
-fi
+ktap_transfer "ib_write_bw, 10 ms RTT, no loss" "clean" \
+	ib_write_bw /tmp/bw_clean -s "$size" -n "$iters"
 
 # Loss on B's egress only: RDMA writes are lost, acknowledgements are not.
 [ "$CREM_ROLE" = b ] &&
 	"$TC" qdisc change dev eth0 root netem delay 5ms loss 1%
-if perftest_bw ib_write_bw /tmp/bw_lossy -s "$size" -n "$iters"; then
-	[ "$CREM_ROLE" = b ] && echo "# goodput lossy $(cat /tmp/bw_lossy)"
-	ktap_ok "ib_write_bw, 10 ms RTT, 1 % loss"
-else
-	ktap_fail "ib_write_bw, 10 ms RTT, 1 % loss"
-fi
+ktap_transfer "ib_write_bw, 10 ms RTT, 1 % loss" "lossy" \
+	ib_write_bw /tmp/bw_lossy -s "$size" -n "$iters"
 
 # crem on both hosts: B sends for its writes, A receives.
-if crem_load && crem_protect "$CREM_PEER_IP/32"; then
-	ktap_ok "crem on: host mode, port 7700"
-else
-	ktap_fail "crem on: host mode, port 7700"
-fi
+ktap_check "crem on: host mode, port 7700" crem_start "$CREM_PEER_IP/32"
 lab_sync crem-ready
-if perftest_bw ib_write_bw /tmp/bw_crem -s "$size" -n "$iters"; then
-	[ "$CREM_ROLE" = b ] && echo "# goodput crem $(cat /tmp/bw_crem)"
-	ktap_ok "ib_write_bw, 10 ms RTT, 1 % loss, crem on"
-else
-	ktap_fail "ib_write_bw, 10 ms RTT, 1 % loss, crem on"
-fi
+ktap_transfer "ib_write_bw, 10 ms RTT, 1 % loss, crem on" "crem" \
+	ib_write_bw /tmp/bw_crem -s "$size" -n "$iters"
 "$CREMCTL" -j stats | jq -r 'to_entries[] | select(.value > 0) | "# counter \(.key) \(.value)"'
 "$CREMCTL" flows | sed 's/^/# flows: /'
 lab_sync crem-done

@@ -116,17 +116,23 @@ lab_sync() {
 	[ "$got" = "$1" ]
 }
 
-# The GID index of rxe0 that carries our IPv4 address (RoCEv2 over IPv4).
-rxe_ipv4_gid_index() {
-	local want f
-	want=$(echo "$CREM_SELF_IP" | awk -F. '{printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", $1, $2, $3, $4}')
+# rxe_gid_index GID: the index under which rxe0 port 1 lists GID.
+rxe_gid_index() {
+	local f
 	for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
-		if [ "$(cat "$f" 2>/dev/null)" = "$want" ]; then
+		if [ "$(cat "$f" 2>/dev/null)" = "$1" ]; then
 			basename "$f"
 			return 0
 		fi
 	done
 	return 1
+}
+
+# The GID index of rxe0 that carries our IPv4 address (RoCEv2 over IPv4).
+rxe_ipv4_gid_index() {
+	local want f
+	want=$(echo "$CREM_SELF_IP" | awk -F. '{printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", $1, $2, $3, $4}')
+	rxe_gid_index "$want"
 }
 
 # The GID index of rxe0 that carries IPv6 address $1 (RoCEv2 over IPv6).
@@ -139,13 +145,7 @@ rxe_ipv6_gid_index() {
 			out = out sprintf("%04s:", $i)
 		}
 		gsub(/ /, "0", out); print substr(out, 1, 39) }')
-	for f in /sys/class/infiniband/rxe0/ports/1/gids/*; do
-		if [ "$(cat "$f" 2>/dev/null)" = "$want" ]; then
-			basename "$f"
-			return 0
-		fi
-	done
-	return 1
+	rxe_gid_index "$want"
 }
 
 # perftest_bw TOOL OUT [ARGS...]: run a perftest benchmark between the
@@ -200,6 +200,12 @@ crem_protect() {
 		$wrap "$CREMCTL" protect add "$prefix" $peer
 }
 
+# crem_start PREFIX [peer ADDR] [-- WRAPPER...]: crem_load, then
+# crem_protect.
+crem_start() {
+	crem_load && crem_protect "$@"
+}
+
 # ktap_no_splat: one result, no WARN, BUG, Oops or leak report in dmesg.
 ktap_no_splat() {
 	if dmesg | grep -Eq 'WARNING:|BUG:|Oops|leak'; then
@@ -207,6 +213,22 @@ ktap_no_splat() {
 		dmesg | grep -E -A20 'WARNING:|BUG:|Oops' | sed 's/^/# /'
 	else
 		ktap_ok "no splat in dmesg"
+	fi
+}
+
+# ktap_transfer WHAT LABEL TOOL OUT [ARGS...]: one result, WHAT: the
+# perftest_bw run completes.  On B, with a LABEL, the goodput is printed
+# as "# goodput LABEL MB/s" (the demo and the ratio checks read it).
+ktap_transfer() {
+	local what=$1 label=$2
+	shift 2
+	if perftest_bw "$@"; then
+		[ -n "$label" ] && [ "$CREM_ROLE" = b ] &&
+			echo "# goodput $label $(cat "$2")"
+		ktap_ok "$what"
+	else
+		ktap_fail "$what"
+		sed 's/^/# /' /tmp/perftest.out 2>/dev/null | tail -n 5
 	fi
 }
 
@@ -219,14 +241,8 @@ ktap_other_verbs() {
 		ib_atomic_bw) args="-n 2000" ;;
 		*) args="-s 65536 -n 50" ;;
 		esac
-		if perftest_bw "$tool" "/tmp/$tool" $args; then
-			[ "$CREM_ROLE" = b ] &&
-				echo "# goodput $tool on $(cat "/tmp/$tool")"
-			ktap_ok "$tool$suffix"
-		else
-			ktap_fail "$tool$suffix"
-			sed 's/^/# /' /tmp/perftest.out 2>/dev/null | tail -n 5
-		fi
+		ktap_transfer "$tool$suffix" "$tool on" \
+			"$tool" "/tmp/$tool" $args
 	done
 }
 
