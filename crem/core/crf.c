@@ -563,6 +563,21 @@ static int ensure_block(struct crem_crf *crf, struct crem_crf_slot *s)
 					   s->symbol_len);
 }
 
+/*
+ * The present positions @s still misses (by its decoding buffer, else by
+ * the window); with none, @s is settled.  Return: true if it was.
+ */
+static bool settle_if_complete(struct crem_crf *crf, struct crem_crf_slot *s,
+			       struct crem_fec_set *missing)
+{
+	*missing = s->block ? crem_crf_block_missing(s->block) :
+			      slot_missing(crf, s);
+	if (crem_set_count(missing))
+		return false;
+	settle(crf, s, CREM_SLOT_DONE);
+	return true;
+}
+
 /* Decode @s if its symbols suffice; deliver what it restores. */
 static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
 {
@@ -572,20 +587,8 @@ static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
 	unsigned int j;
 	int n;
 
-	if (s->state != CREM_SLOT_OPEN)
-		return;
-	if (!b) {
-		missing = slot_missing(crf, s);
-		if (!crem_set_count(&missing))
-			settle(crf, s, CREM_SLOT_DONE);
-		return;
-	}
-	missing = crem_crf_block_missing(b);
-	if (!crem_set_count(&missing)) {
-		settle(crf, s, CREM_SLOT_DONE);
-		return;
-	}
-	if (!crem_crf_block_decodable(b))
+	if (s->state != CREM_SLOT_OPEN || settle_if_complete(crf, s, &missing) ||
+	    !b || !crem_crf_block_decodable(b))
 		return;
 	n = crem_crf_block_decode(b, crf->env->ops->work(crf->env->ctx));
 	if (n < 0)
@@ -626,13 +629,10 @@ static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
 static void source_arrived(struct crem_crf *crf, struct crem_crf_slot *s,
 			   u64 t)
 {
-	struct crem_fec_set missing = s->block ?
-		crem_crf_block_missing(s->block) : slot_missing(crf, s);
+	struct crem_fec_set missing;
 
-	if (!crem_set_count(&missing)) {
-		settle(crf, s, CREM_SLOT_DONE);
+	if (settle_if_complete(crf, s, &missing))
 		return;
-	}
 	if (s->block && crem_crf_block_decodable(s->block)) {
 		s->decode_due = true;
 		crf->decode_due_ns = min_u64(crf->decode_due_ns, t);
