@@ -37,14 +37,14 @@ static inline u32 crem_get_le32(const u8 *p)
 static inline void crem_put16(u8 *p, u16 v)
 {
 	p[0] = v >> 8;
-	p[1] = v;
+	p[1] = v & 0xff;
 }
 
 static inline void crem_put24(u8 *p, u32 v)
 {
-	p[0] = v >> 16;
-	p[1] = v >> 8;
-	p[2] = v;
+	p[0] = (v >> 16) & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = v & 0xff;
 }
 
 static inline void crem_put32(u8 *p, u32 v)

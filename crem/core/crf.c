@@ -29,6 +29,16 @@ static void *alloc(struct crem_crf *crf, size_t size)
 	return crf->env->ops->alloc(crf->env->ctx, crf->owner, size);
 }
 
+/* Zeroed: what crem_crf_destroy() walks must be, even if a start fails. */
+static void *zalloc(struct crem_crf *crf, size_t size)
+{
+	void *mem = alloc(crf, size);
+
+	if (mem)
+		memset(mem, 0, size);
+	return mem;
+}
+
 static void release(struct crem_crf *crf, void *mem, size_t size)
 {
 	if (mem)
@@ -40,9 +50,55 @@ static struct crem_crf_pos *pos_of(struct crem_crf *crf, u32 psn)
 	return &crf->pos[psn & (crf->window - 1)];
 }
 
+/*
+ * The window's symbols live in chunks of chunk_syms symbols, each taken
+ * when a source first lands in it (see crf.h, Memory): a flow costs no
+ * symbol memory before its traffic does.  NULL if @psn's chunk is not
+ * there.
+ */
 static u8 *symbol_of(struct crem_crf *crf, u32 psn)
 {
-	return crf->symbols + (size_t)(psn & (crf->window - 1)) * crf->stride;
+	u32 i = psn & (crf->window - 1);
+	u8 *chunk = crf->chunk[i / crf->chunk_syms];
+
+	return chunk ? chunk + (size_t)(i % crf->chunk_syms) * crf->stride :
+		       NULL;
+}
+
+/* The symbol buffer for a source at @psn, taking its chunk if need be. */
+static u8 *symbol_for(struct crem_crf *crf, u32 psn)
+{
+	u32 c = (psn & (crf->window - 1)) / crf->chunk_syms;
+
+	if (!crf->chunk[c]) {
+		crf->chunk[c] = alloc(crf, crf->chunk_size);
+		if (!crf->chunk[c]) {
+			crf->stats.v[CREM_FS_MEMORY_REFUSED]++;
+			return NULL;
+		}
+		crf->nchunks_live++;
+	}
+	return symbol_of(crf, psn);
+}
+
+/*
+ * A quiet flow gives its symbol chunks back: nothing waits for them (no
+ * open block, pin or held packet), and its traffic has stopped for the
+ * idle grace.  Positions stay as they were, for ordering and duplicates;
+ * their symbols are gone, so a block asked about later falls back.
+ */
+static void window_shrink(struct crem_crf *crf, u64 t)
+{
+	u32 c;
+
+	if (!crf->nchunks_live || crf->nopen || crf->npins || crf->nheld ||
+	    t - crf->last_source_ns < crf->cfg.window_idle_ns)
+		return;
+	for (c = 0; c < crf->nchunks; c++) {
+		release(crf, crf->chunk[c], crf->chunk_size);
+		crf->chunk[c] = NULL;
+	}
+	crf->nchunks_live = 0;
 }
 
 /* The position's state if the window still describes @psn. */
@@ -156,7 +212,8 @@ static const u8 *source_of(struct crem_crf *crf, u32 psn)
 	const struct crem_crf_pin *pin;
 	u32 off;
 
-	if (p->psn == psn && p->state == CREM_POS_RECEIVED && !p->late)
+	if (p->psn == psn && p->state == CREM_POS_RECEIVED && !p->late &&
+	    symbol_of(crf, psn))
 		return symbol_of(crf, psn);
 	pin = pin_with(crf, psn, false, &off);
 	return pin ? pin->symbols + (size_t)off * crf->stride : NULL;
@@ -280,6 +337,9 @@ static void release_held(struct crem_crf *crf, unsigned int i)
 	memmove(&crf->held[i], &crf->held[i + 1],
 		(crf->nheld - i - 1) * sizeof(*crf->held));
 	crf->nheld--;
+	/* Released well past H: its owner's timer came late (never harm). */
+	if (now(crf) - h.arrival_ns > 2 * crf->cfg.hold_ns)
+		crf->stats.v[CREM_FS_HOLD_LATE]++;
 	if (p->psn == h.psn)
 		p->held = false;
 	crf->env->ops->release(crf->env->ctx, crf->owner, h.handle);
@@ -351,6 +411,34 @@ static void hold_expired(struct crem_crf *crf, u64 t)
 	}
 }
 
+void crem_crf_release_held(struct crem_crf *crf)
+{
+	u32 upto;
+
+	if (!crf->nheld)
+		return;
+	upto = crf->held[crf->nheld - 1].psn;
+	while (crf->nheld)
+		release_held(crf, 0);
+	if (crem_psn_after(crem_psn_add(upto, 1), crf->next_deliver))
+		crf->next_deliver = crem_psn_add(upto, 1);
+	advance(crf);
+}
+
+static void arm_flow(struct crem_crf *crf);
+
+void crem_crf_expire_held(struct crem_crf *crf, u32 psn)
+{
+	u64 t = now(crf);
+
+	if (crf->state != CREM_CRF_ACTIVE || !crf->nheld ||
+	    t < crf->armed_ns || psn == crf->next_deliver)
+		return;
+	hold_expired(crf, t);
+	/* The next deadline, so that the next source does not scan again. */
+	arm_flow(crf);
+}
+
 /* ---- restoring ------------------------------------------------------ */
 
 static void learn_ip(struct crem_crf *crf, const u8 *ip,
@@ -374,8 +462,37 @@ static void learn_ip(struct crem_crf *crf, const u8 *ip,
 static void send_fallback(struct crem_crf *crf, struct crem_crf_slot *s,
 			  const struct crem_fec_set *lost);
 static void arm_at(struct crem_crf *crf, u64 d);
+static void report_wake(struct crem_crf *crf, u64 t);
+static void report_unsettled(struct crem_crf *crf, u64 t);
+
+/*
+ * Position @q, for @psn, turns out absent (a READ request's span, a
+ * REPAIR's Present Bitmap).  If the frontier counted it as an expected gap
+ * in the current report interval, that count goes: it never carried a
+ * packet.  A count in an earlier interval stands (that report may be
+ * gone), and so does any other count.
+ */
+static void uncount_absent(struct crem_crf *crf,
+			   const struct crem_crf_pos *q, u32 psn)
+{
+	if (q->psn == psn && q->state == CREM_POS_EMPTY && q->gap &&
+	    q->missing_ns >= crf->report_start_ns && crf->report.expected)
+		crf->report.expected--;
+}
 static void cover(struct crem_crf *crf, u32 psn, u32 span, u64 t);
 static u64 gap_wait(const struct crem_crf *crf);
+
+/*
+ * Was position @p, for @psn, missed (a later PSN came) no longer than the
+ * reordering allowance before @t?  A packet for it then was reordered.
+ */
+static bool missed_within_allowance(const struct crem_crf *crf,
+				    const struct crem_crf_pos *p, u32 psn,
+				    u64 t)
+{
+	return p->psn == psn && p->gap &&
+	       t - p->missing_ns <= crf->cfg.reorder_ns;
+}
 
 /*
  * Rebuild and deliver the packet of @sym, restored at @psn.  Return: 0, or
@@ -409,6 +526,24 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 		crf->stats.v[CREM_FS_RESTORED_LATE]++;
 	/* The window notes it; the symbol itself stays in the block. */
 	if (p->psn == psn || !before_window(crf, psn)) {
+		u64 at = now(crf);
+		/* Nothing after it came yet: a REPAIR overtook it. */
+		bool unseen = !crf->have_frontier ||
+			      !crem_psn_before(psn, crf->frontier);
+
+		/*
+		 * Its original may still come if nothing missed it yet, or
+		 * if a later PSN did within the allowance; a source missed
+		 * for longer comes, if at all, as the RDMA transport's
+		 * retransmission, which must not hide the loss.
+		 */
+		p->original_due = unseen ||
+				  (p->state == CREM_POS_EMPTY &&
+				   missed_within_allowance(crf, p, psn, at));
+		if (unseen)
+			p->missing_ns = at;
+		if (p->original_due)
+			report_unsettled(crf, at);
 		p->psn = psn;
 		p->state = CREM_POS_RESTORED;
 		p->gap = 0;
@@ -449,11 +584,13 @@ static struct crem_crf_slot *slot_of_psn(struct crem_crf *crf, u32 psn)
 	return NULL;
 }
 
+/* A busy slot's block is out being decoded: the decode frees it. */
 static void free_slot(struct crem_crf *crf, struct crem_crf_slot *s)
 {
 	if (s->state == CREM_SLOT_OPEN)
 		crf->nopen--;
-	release(crf, s->block, s->size);
+	if (!s->busy)
+		release(crf, s->block, s->size);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -474,26 +611,28 @@ static void settle(struct crem_crf *crf, struct crem_crf_slot *s, u8 state)
 
 /*
  * A slot for a new block: a free one, else the oldest settled one, else
- * the oldest open one, which is then left to the RDMA transport.
+ * the oldest open one, which is then left to the RDMA transport; never a
+ * busy one (its block is being decoded).  NULL if every slot is busy.
  */
 static struct crem_crf_slot *new_slot(struct crem_crf *crf)
 {
 	struct crem_crf_slot *s, *victim = NULL;
-	unsigned int i;
-	bool open;
+	unsigned int i, pass;
 
 	for (i = 0; i < crf->cfg.max_open_blocks; i++)
 		if (crf->slots[i].state == CREM_SLOT_FREE)
 			return &crf->slots[i];
-	for (open = false; !victim; open = true) {
+	for (pass = 0; pass < 2 && !victim; pass++) {
 		for (i = 0; i < crf->cfg.max_open_blocks; i++) {
 			s = &crf->slots[i];
-			if ((s->state == CREM_SLOT_OPEN) != open)
+			if (s->busy || (s->state == CREM_SLOT_OPEN) != pass)
 				continue;
 			if (!victim || crem_psn_before(s->start, victim->start))
 				victim = s;
 		}
 	}
+	if (!victim)
+		return NULL;
 	if (victim->state == CREM_SLOT_OPEN) {
 		crf->stats.v[CREM_FS_BLOCKS_DROPPED]++;
 		crf->stats.v[CREM_FS_BLOCKS_FELL_BACK]++;
@@ -578,38 +717,134 @@ static bool settle_if_complete(struct crem_crf *crf, struct crem_crf_slot *s,
 	return true;
 }
 
-/* Decode @s if its symbols suffice; deliver what it restores. */
-static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
+/*
+ * Decoding is matrix work, milliseconds for a large block: it never runs
+ * inside an engine call, which the owner serialises (in the kernel, under
+ * a spinlock with BHs off).  A slot whose symbols suffice is marked due;
+ * the owner takes its block out (crem_crf_decode_claim()), decodes it with
+ * no serialisation (crem_crf_decode_run()) and hands it back
+ * (crem_crf_decode_finish()).  While it is out the slot is busy: its block
+ * is neither written nor freed here.
+ */
+static void decode_later(struct crem_crf *crf, struct crem_crf_slot *s, u64 t)
 {
-	struct crem_crf_block *b = s->block;
-	struct crem_fec_set missing, bad = { 0 };
+	struct crem_fec_set missing;
+
+	if (s->state != CREM_SLOT_OPEN || s->busy ||
+	    settle_if_complete(crf, s, &missing) || !s->block ||
+	    !crem_crf_block_decodable(s->block))
+		return;
+	s->decode_due = true;
+	crf->decode_due_ns = min_u64(crf->decode_due_ns, t);
+}
+
+bool crem_crf_decode_pending(const struct crem_crf *crf)
+{
+	return crf->state == CREM_CRF_ACTIVE &&
+	       crf->decode_due_ns != CREM_NO_DEADLINE;
+}
+
+/* The coding a decode of @b for @missing costs: a pass over k symbols each. */
+static size_t decode_cost(const struct crem_crf_block *b,
+			  const struct crem_fec_set *missing)
+{
+	return (size_t)b->k * b->symbol_len * crem_set_count(missing);
+}
+
+bool crem_crf_decode_claim(struct crem_crf *crf, struct crem_crf_decode *job)
+{
+	return crem_crf_decode_claim_within(crf, job, ~(size_t)0);
+}
+
+bool crem_crf_decode_claim_within(struct crem_crf *crf,
+				  struct crem_crf_decode *job, size_t budget)
+{
+	struct crem_crf_slot *taken = NULL;
+	struct crem_fec_set missing;
+	bool more = false, left = false;
+	unsigned int i;
+	size_t cost;
+
+	if (crf->state != CREM_CRF_ACTIVE ||
+	    crf->decode_due_ns == CREM_NO_DEADLINE)
+		return false;
+	for (i = 0; i < crf->cfg.max_open_blocks && !more; i++) {
+		struct crem_crf_slot *s = &crf->slots[i];
+
+		if (!s->decode_due)
+			continue;
+		if (taken) {
+			more = true;	/* the next claim takes it */
+			break;
+		}
+		s->decode_due = false;
+		if (s->state != CREM_SLOT_OPEN || s->busy ||
+		    settle_if_complete(crf, s, &missing) || !s->block ||
+		    !crem_crf_block_decodable(s->block))
+			continue;
+		cost = decode_cost(s->block, &missing);
+		if (cost > budget) {
+			/* Left due, for an owner with time for it. */
+			s->decode_due = true;
+			left = true;
+			continue;
+		}
+		s->busy = true;
+		taken = s;
+		*job = (struct crem_crf_decode){
+			.block = s->block, .size = s->size, .start = s->start,
+			.missing = missing, .cost = cost,
+		};
+	}
+	if (!more && !left)
+		crf->decode_due_ns = CREM_NO_DEADLINE;
+	return taken;
+}
+
+void crem_crf_decode_run(struct crem_crf_decode *job,
+			 struct crem_fec_work *work)
+{
+	job->restored = crem_crf_block_decode(job->block, work);
+}
+
+void crem_crf_decode_finish(struct crem_crf *crf, struct crem_crf_decode *job)
+{
+	struct crem_crf_block *b = job->block;
+	struct crem_fec_set bad = { 0 };
+	struct crem_crf_slot *s;
 	struct crem_event ev;
 	unsigned int j;
-	int n;
 
-	if (s->state != CREM_SLOT_OPEN || settle_if_complete(crf, s, &missing) ||
-	    !b || !crem_crf_block_decodable(b))
+	/* The flow ended while the block was out: it is ours to free. */
+	if (crf->state != CREM_CRF_ACTIVE) {
+		release(crf, b, job->size);
 		return;
-	n = crem_crf_block_decode(b, crf->env->ops->work(crf->env->ctx));
-	if (n < 0)
+	}
+	s = find_slot(crf, job->start);
+	if (CREM_WARN_ON_ONCE(!s || !s->busy || s->block != b))
 		return;
+	s->busy = false;
+	if (job->restored < 0)
+		goto out;
 	crf->stats.v[CREM_FS_BLOCKS_DECODED]++;
 	ev = (struct crem_event){
 		.type = CREM_EV_BLOCK_DECODED, .flow_id = crf->flow_id,
-		.block_start = s->start, .a = n, .b = b->nr_repairs,
+		.block_start = s->start, .a = job->restored,
+		.b = b->nr_repairs, .c = decode_cost(b, &job->missing),
 	};
 	crem_env_event(crf->env, crf->owner, &ev);
-	crem_set_for_each(j, &missing) {
+	crem_set_for_each(j, &job->missing) {
 		u32 psn = crem_psn_add(s->start, j);
 
-		if (arrived_late(crf, psn))
-			continue;	/* restored only to decode the others */
+		/* Restored only to decode the others, or here meanwhile. */
+		if (arrived_late(crf, psn) || source_of(crf, psn))
+			continue;
 		if (deliver(crf, psn, crem_crf_block_symbol(b, j), b->stride))
 			crem_set_add(&bad, j);
 	}
 	if (!crem_set_count(&bad)) {
 		settle(crf, s, CREM_SLOT_DONE);
-		return;
+		goto out;
 	}
 	/* Corrupt restores are not delivered: ask for the sources. */
 	crem_set_for_each(j, &bad) {
@@ -619,43 +854,21 @@ static void try_decode(struct crem_crf *crf, struct crem_crf_slot *s)
 	/* The repairs that produced them cannot be trusted either. */
 	b->nr_repairs = 0;
 	send_fallback(crf, s, &bad);
+out:
+	/* The held packets behind what it restored may go on now. */
+	hold_expired(crf, now(crf));
+	arm_flow(crf);
 }
 
 /*
  * A source of open slot @s arrived.  Settling costs nothing and happens
- * now; decoding is matrix work, which the packet path never does (it runs
- * in the kernel's receive softirq): it is due at once, from the timeout.
+ * now; decoding is due at once.
  */
 static void source_arrived(struct crem_crf *crf, struct crem_crf_slot *s,
 			   u64 t)
 {
-	struct crem_fec_set missing;
-
-	if (settle_if_complete(crf, s, &missing))
-		return;
-	if (s->block && crem_crf_block_decodable(s->block)) {
-		s->decode_due = true;
-		crf->decode_due_ns = min_u64(crf->decode_due_ns, t);
-		arm_at(crf, t);
-	}
-}
-
-/* Decode the slots a source made decodable (see source_arrived()). */
-static void decode_due(struct crem_crf *crf, u64 t)
-{
-	unsigned int i;
-
-	if (crf->decode_due_ns > t)
-		return;
-	crf->decode_due_ns = CREM_NO_DEADLINE;
-	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
-		struct crem_crf_slot *s = &crf->slots[i];
-
-		if (s->decode_due) {
-			s->decode_due = false;
-			try_decode(crf, s);
-		}
-	}
+	if (!s->busy)
+		decode_later(crf, s, t);
 }
 
 /*
@@ -792,6 +1005,8 @@ static struct crem_crf_slot *geometry(struct crem_crf *crf,
 	if (before_window(crf, r->block_start) && !pin_of(crf, r->block_start))
 		return NULL;
 	s = new_slot(crf);
+	if (!s)
+		return NULL;
 	s->state = CREM_SLOT_OPEN;
 	crf->nopen++;
 	s->start = r->block_start;
@@ -811,6 +1026,7 @@ static struct crem_crf_slot *geometry(struct crem_crf *crf,
 		    before_window(crf, psn))
 			continue;
 		/* Absent: neither coded nor expected; ordering passes it. */
+		uncount_absent(crf, p, psn);
 		p->psn = psn;
 		p->state = CREM_POS_ABSENT;
 		p->held = false;
@@ -834,7 +1050,10 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 	struct crem_crf_slot *s;
 	u64 t = now(crf);
 
+	if (!info && c && c->m)
+		crf->repairs_seen = true;
 	if (!info) {
+		report_wake(crf, t);
 		crf->stats.v[CREM_FS_REPAIRS_RECEIVED]++;
 		crf->report.repairs_received++;
 		if (ce) {
@@ -878,10 +1097,10 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 			return -ENOMEM;
 		if (crem_set_count(&s->present))
 			evidence(crf, s, t, false);
-		try_decode(crf, s);
+		decode_later(crf, s, t);
 		return 0;
 	}
-	if (s->state != CREM_SLOT_OPEN) {
+	if (s->state != CREM_SLOT_OPEN || s->busy) {
 		crf->stats.v[CREM_FS_REPAIRS_USELESS]++;
 		return 0;
 	}
@@ -916,7 +1135,7 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 						  len);
 			crem_set_add(&s->block->restored, r->index);
 		}
-		try_decode(crf, s);
+		decode_later(crf, s, t);
 		return 0;
 	}
 	lset = retx ? r->lost : r->present;
@@ -933,7 +1152,7 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		crf->stats.v[CREM_FS_REPAIRS_REJECTED]++;
 		return -EINVAL;
 	}
-	try_decode(crf, s);
+	decode_later(crf, s, t);
 	return 0;
 }
 
@@ -966,6 +1185,7 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 		q->state = CREM_POS_EMPTY;
 		q->gap = 1;
 		q->missing_ns = t;
+		report_unsettled(crf, t);
 		if (t + gap_wait(crf) < crf->gap_due_ns) {
 			crf->gap_due_ns = t + gap_wait(crf);
 			arm_at(crf, crf->gap_due_ns);
@@ -997,12 +1217,32 @@ static void cover(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 	for (j = 1; j < span; j++) {
 		struct crem_crf_pos *q = pos_of(crf, crem_psn_add(psn, j));
 
+		uncount_absent(crf, q, crem_psn_add(psn, j));
 		q->psn = crem_psn_add(psn, j);
 		q->state = CREM_POS_ABSENT;
 		q->held = false;
 		q->gap = 0;
 	}
 	move_frontier(crf, psn, span, t);
+}
+
+/*
+ * Holding a packet is worth it only if its gap may be filled within H,
+ * that is by ordinary repairs: the newest configuration sends some, and
+ * they have been seen arriving.  Otherwise a packet after a gap goes on
+ * at once, as if crem were not there.
+ */
+static bool repairs_may_fill(const struct crem_crf *crf)
+{
+	return crf->repairs_seen && crf->param.config[crf->param.newest].m;
+}
+
+bool crem_crf_may_hold(const struct crem_crf *crf, u32 psn)
+{
+	return crf->state == CREM_CRF_ACTIVE && crf->cfg.hold_ns &&
+	       repairs_may_fill(crf) && crf->have_next &&
+	       crem_psn_after(psn, crf->next_deliver) &&
+	       crf->nheld < crf->cfg.max_held;
 }
 
 enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
@@ -1015,10 +1255,12 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	struct crem_crf_pos *p;
 	struct crem_crf_slot *s;
 	bool in_order, late;
+	u8 *sym;
 	u32 span;
 
 	if (crf->state != CREM_CRF_ACTIVE || !crem_roce_is_source(pkt))
 		return CREM_CRF_PASS;
+	report_wake(crf, t);
 	crf->last_activity_ns = t;
 	if (crf->last_source_ns) {
 		u64 gap = t - crf->last_source_ns;
@@ -1037,6 +1279,17 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	if (p->psn == psn && (p->state == CREM_POS_RECEIVED ||
 			      p->state == CREM_POS_RESTORED)) {
 		crf->stats.v[CREM_FS_SOURCES_DUPLICATE]++;
+		/*
+		 * The original of a restored source, within the allowance: it
+		 * was reordered, not lost, and counting it lost would raise m
+		 * on a lossless path.
+		 */
+		if (p->state == CREM_POS_RESTORED && p->original_due &&
+		    t - p->missing_ns <= crf->cfg.reorder_ns) {
+			p->original_due = false;
+			crf->report.received++;
+			crf->stats.v[CREM_FS_SOURCES_REORDERED]++;
+		}
 		return CREM_CRF_PASS;
 	}
 	/*
@@ -1057,8 +1310,17 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	 * transport's retransmission): counting it would hide the loss.
 	 */
 	late = crf->have_frontier && crem_psn_before(psn, crf->frontier) &&
-	       !(p->psn == psn && p->gap &&
-		 t - p->missing_ns <= crf->cfg.reorder_ns);
+	       !missed_within_allowance(crf, p, psn, t);
+	/*
+	 * Repairs follow their block on the wire: a source a reordering
+	 * allowance after its block's first REPAIR is a retransmission, though
+	 * nothing after it saw it missing (a block's last packets).  Per
+	 * packet: the slot scan only when some block is open.
+	 */
+	s = crf->nopen ? slot_of_psn(crf, psn) : NULL;
+	if (s && s->state == CREM_SLOT_OPEN &&
+	    t - s->created_ns > crf->cfg.reorder_ns)
+		late = true;
 	if (late)
 		crf->stats.v[CREM_FS_SOURCES_LATE]++;
 	else
@@ -1077,8 +1339,8 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	p->held = false;
 	p->gap = 0;
 	p->late = late;
-	if (crem_symbol_from_packet(symbol_of(crf, psn), crf->stride,
-				    udp_payload, len))
+	sym = symbol_for(crf, psn);
+	if (!sym || crem_symbol_from_packet(sym, crf->stride, udp_payload, len))
 		p->state = CREM_POS_EMPTY;	/* larger than T: not coded */
 	else if (crf->npins && !late)
 		pin_store(crf, psn, udp_payload, len);
@@ -1088,11 +1350,10 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	/*
 	 * A late packet is the RDMA transport's retransmission, which may
 	 * differ from the copy the CSF coded (rxe sets AckReq afresh): never
-	 * a source to decode with.
+	 * a source to decode with.  @s may have changed state in cover().
 	 */
-	/* Per packet: the slot scan only when some block is open. */
-	s = crf->nopen ? slot_of_psn(crf, psn) : NULL;
-	if (s && s->state == CREM_SLOT_OPEN) {
+	if (s && s->state == CREM_SLOT_OPEN && !s->busy &&
+	    crem_psn_in_range(psn, s->start, s->k)) {
 		if (s->block && !late)
 			crem_crf_block_add_source(s->block, psn, udp_payload,
 						  len);
@@ -1104,7 +1365,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		crf->have_next = true;
 	}
 	in_order = !crem_psn_after(psn, crf->next_deliver);
-	if (in_order || !crf->cfg.hold_ns || !handle ||
+	if (in_order || !crf->cfg.hold_ns || !handle || !repairs_may_fill(crf) ||
 	    !hold(crf, psn, handle, t)) {
 		advance(crf);
 		return CREM_CRF_PASS;
@@ -1193,6 +1454,42 @@ static u64 report_interval(const struct crem_crf *crf)
 	return crf->srtt_ns;
 }
 
+/*
+ * A report is due an SRTT after the last, later by up to a reordering
+ * allowance while a position it counts as expected may still come (a gap,
+ * or a restored source whose original may follow): cut between the two,
+ * reordering would be reported as loss, and m raised for it.
+ */
+static u64 report_due(const struct crem_crf *crf)
+{
+	u64 due = crf->report_start_ns + report_interval(crf);
+
+	if (crf->report_settle_ns <= due)
+		return due;
+	return min_u64(crf->report_settle_ns, due + crf->cfg.reorder_ns);
+}
+
+/* A position counted now settles within the reordering allowance. */
+static void report_unsettled(struct crem_crf *crf, u64 t)
+{
+	crf->report_settle_ns = t + crf->cfg.reorder_ns;
+}
+
+/* Has the current interval anything to report? */
+static bool report_pending(const struct crem_crf *crf)
+{
+	return crf->report.expected || crf->report.repairs_received;
+}
+
+/* Something to report after a quiet spell: the interval starts now. */
+static void report_wake(struct crem_crf *crf, u64 t)
+{
+	if (report_pending(crf))
+		return;
+	crf->report_start_ns = t;
+	arm_at(crf, t + report_interval(crf));
+}
+
 static void loss_report(struct crem_crf *crf, u64 t)
 {
 	struct crem_msg m = { .type = CREM_MSG_LOSS_REPORT };
@@ -1236,7 +1533,7 @@ static bool config_open(void *ctx, u8 id)
 				 CONFIG_GRACE_SRTTS * crf->srtt_ns +
 				 crf->cfg.reorder_ns)
 		return true;
-	for (i = 0; i < crf->cfg.max_open_blocks; i++)
+	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++)
 		if (crf->slots[i].state == CREM_SLOT_OPEN &&
 		    crf->slots[i].config_id == id)
 			return true;
@@ -1262,14 +1559,28 @@ static void arm_flow(struct crem_crf *crf)
 		crf->env->ops->arm(crf->env->ctx, crf->owner, CREM_NO_DEADLINE);
 		return;
 	}
-	d = min_u64(d, crf->report_start_ns + report_interval(crf));
+	/*
+	 * A report is due an SRTT after the last while there is something to
+	 * report; a quiet flow's timer does not tick for nothing (a source
+	 * arms it again).
+	 */
+	if (report_pending(crf))
+		d = min_u64(d, report_due(crf));
 	for (i = 0; i < crf->nheld; i++)
 		d = min_u64(d, crf->held[i].arrival_ns + crf->cfg.hold_ns);
-	for (i = 0; i < crf->cfg.max_open_blocks; i++)
-		if (crf->slots[i].state == CREM_SLOT_OPEN)
+	/* A busy slot's steps wait until its block is back. */
+	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++)
+		if (crf->slots[i].state == CREM_SLOT_OPEN &&
+		    !crf->slots[i].busy)
 			d = min_u64(d, crf->slots[i].deadline_ns);
 	d = min_u64(d, crf->gap_due_ns);
-	d = min_u64(d, crf->decode_due_ns);
+	/*
+	 * Only a deadline the timeout acts on: a window that cannot shrink yet
+	 * (window_shrink()) would put the deadline in the past for good, and
+	 * the timer would fire again and again in softirq.
+	 */
+	if (crf->nchunks_live && !crf->nopen && !crf->npins && !crf->nheld)
+		d = min_u64(d, crf->last_source_ns + crf->cfg.window_idle_ns);
 	crf->armed_ns = d;
 	crf->env->ops->arm(crf->env->ctx, crf->owner, d);
 }
@@ -1286,20 +1597,27 @@ void crem_crf_timeout(struct crem_crf *crf)
 		crem_crf_close(crf, CREM_CLOSE_FLOW_ENDED);
 		return;
 	}
-	/* Restored packets first: the held ones behind them then go on. */
-	decode_due(crf, t);
+	/*
+	 * H is the limit even with a decode due: its worker may not run
+	 * before this softirq ends (never harm), and a held deadline that
+	 * stayed in the past would fire the timer again and again.
+	 */
 	hold_expired(crf, t);
 	pins_expire(crf, t);
-	for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++) {
 		struct crem_crf_slot *s = &crf->slots[i];
 
-		if (s->state == CREM_SLOT_OPEN && s->deadline_ns <= t)
+		if (s->state == CREM_SLOT_OPEN && !s->busy &&
+		    s->deadline_ns <= t)
 			slot_step(crf, s, t);
 	}
 	range_requests(crf, t);
-	if (t >= crf->report_start_ns + report_interval(crf))
+	if (!report_pending(crf))
+		crf->report_start_ns = t;
+	else if (t >= report_due(crf))
 		loss_report(crf, t);
 	crem_crf_param_release(&crf->param, config_open, crf);
+	window_shrink(crf, t);
 	arm_flow(crf);
 }
 
@@ -1358,6 +1676,20 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 
 /* ---- life --------------------------------------------------------------- */
 
+/*
+ * Symbols per chunk of the window: at least eight, and as many as fill a
+ * power-of-two allocation, so that what the allocator hands out is used
+ * to within an eighth.
+ */
+static u16 chunk_syms(size_t stride, u32 window)
+{
+	size_t bytes = 8 * stride, alloc = 4096;
+
+	while (alloc < bytes)
+		alloc *= 2;
+	return alloc / stride < window ? alloc / stride : window;
+}
+
 static u32 window_for(const struct crem_engine_config *cfg)
 {
 	u32 w = 64;
@@ -1405,40 +1737,42 @@ int crem_crf_start(struct crem_crf *crf, const struct crem_env *env,
 	crf->srtt_ns = cfg->initial_rtt_ns;
 	crf->window = window_for(cfg);
 	crf->stride = crem_symbol_stride(crf->limits.max_t);
+	crf->chunk_syms = chunk_syms(crf->stride, crf->window);
+	crf->chunk_size = (size_t)crf->chunk_syms * crf->stride;
+	crf->nchunks = (crf->window + crf->chunk_syms - 1) / crf->chunk_syms;
 	crf->pkt_size = 40 + 8 + crf->limits.max_t;
 	crf->msg_size = CREM_COMMON_HDR_LEN + 8 + 3 * MAX_RANGES + 64;
-	crf->pos = alloc(crf, crf->window * sizeof(*crf->pos));
-	crf->symbols = alloc(crf, crf->window * crf->stride);
-	crf->slots = alloc(crf, cfg->max_open_blocks * sizeof(*crf->slots));
-	crf->pins = alloc(crf, cfg->max_open_blocks * sizeof(*crf->pins));
+	crf->pos = zalloc(crf, crf->window * sizeof(*crf->pos));
+	crf->chunk = zalloc(crf, crf->nchunks * sizeof(*crf->chunk));
+	crf->slots = zalloc(crf, cfg->max_open_blocks * sizeof(*crf->slots));
+	crf->pins = zalloc(crf, cfg->max_open_blocks * sizeof(*crf->pins));
 	crf->held = alloc(crf, (cfg->max_held + 1) * sizeof(*crf->held));
 	crf->pkt = alloc(crf, crf->pkt_size);
 	crf->msg = alloc(crf, crf->msg_size);
-	if (!crf->pos || !crf->symbols || !crf->slots || !crf->pins ||
+	if (!crf->pos || !crf->chunk || !crf->slots || !crf->pins ||
 	    !crf->held ||
 	    !crf->pkt || !crf->msg) {
 		crem_crf_destroy(crf);
 		return -ENOMEM;
 	}
-	memset(crf->pos, 0, crf->window * sizeof(*crf->pos));
 	/* PSN 0 must not look present before it arrives. */
 	crf->pos[0].psn = CREM_PSN_MASK + 1;
-	memset(crf->slots, 0, cfg->max_open_blocks * sizeof(*crf->slots));
-	memset(crf->pins, 0, cfg->max_open_blocks * sizeof(*crf->pins));
 	crem_crf_param_init(&crf->param, &none);
 
-	id = crem_crf_hello(&crf->sub.env, crf, hello, &cfg->limits, in_use,
-			    ctx);
+	id = crem_crf_hello_id(env, hello, in_use, ctx);
 	if (id < 0) {
 		crem_crf_destroy(crf);
 		return id;
 	}
 	crf->flow_id = id;
-	crf->hello_ack_ns = now(crf);
-	/* Kept, to answer a retransmitted HELLO the same way. */
+	/* Sent by crem_crf_answer(), and again for a retransmitted HELLO. */
 	len = crem_crf_hello_ack_build(hello, &cfg->limits, id, crf->hello_ack,
 				       sizeof(crf->hello_ack));
-	crf->hello_ack_len = len > 0 ? len : 0;
+	if (len < 0) {
+		crem_crf_destroy(crf);
+		return len;
+	}
+	crf->hello_ack_len = len;
 	crf->state = CREM_CRF_ACTIVE;
 	crf->last_activity_ns = now(crf);
 	crf->report_start_ns = crf->last_activity_ns;
@@ -1449,10 +1783,22 @@ int crem_crf_start(struct crem_crf *crf, const struct crem_env *env,
 	return 0;
 }
 
+int crem_crf_answer(struct crem_crf *crf)
+{
+	if (crf->state != CREM_CRF_ACTIVE || crf->answered)
+		return -EALREADY;
+	crf->answered = true;
+	crf->hello_ack_ns = now(crf);
+	return crem_engine_send(crf->env, crf->owner, &crf->stats,
+				crf->hello_ack, crf->hello_ack_len, 0);
+}
+
 int crem_crf_hello_again(struct crem_crf *crf, const struct crem_msg *hello)
 {
 	if (hello->hello.nonce != crf->nonce)
 		return -ESTALE;
+	if (!crf->answered)
+		return crem_crf_answer(crf);
 	crf->hello_ack_ns = 0;		/* Karn: a repeated exchange */
 	return crem_engine_send(crf->env, crf->owner, &crf->stats,
 				crf->hello_ack, crf->hello_ack_len, 0);
@@ -1486,13 +1832,20 @@ void crem_crf_destroy(struct crem_crf *crf)
 	release(crf, crf->pins, crf->cfg.max_open_blocks * sizeof(*crf->pins));
 	crf->pins = NULL;
 	release(crf, crf->pos, crf->window * sizeof(*crf->pos));
-	release(crf, crf->symbols, crf->window * crf->stride);
+	if (crf->chunk) {
+		u32 c;
+
+		for (c = 0; c < crf->nchunks; c++)
+			release(crf, crf->chunk[c], crf->chunk_size);
+		crf->nchunks_live = 0;
+	}
+	release(crf, crf->chunk, crf->nchunks * sizeof(*crf->chunk));
 	release(crf, crf->slots, crf->cfg.max_open_blocks * sizeof(*crf->slots));
 	release(crf, crf->held, (crf->cfg.max_held + 1) * sizeof(*crf->held));
 	release(crf, crf->pkt, crf->pkt_size);
 	release(crf, crf->msg, crf->msg_size);
 	crf->pos = NULL;
-	crf->symbols = NULL;
+	crf->chunk = NULL;
 	crf->slots = NULL;
 	crf->held = NULL;
 	crf->pkt = NULL;

@@ -25,8 +25,12 @@
  * the gap fills, or when the oldest has waited H.  Restored packets are
  * delivered in place; late ones still go.
  *
- * Memory: the structure, the window (W symbols), a packet buffer, and one
+ * Memory: the structure, the window's positions, a packet buffer, and one
  * decoding buffer per incomplete block, all from the environment's alloc().
+ * The window's symbols come in chunks of a few symbols, each taken when a
+ * source first lands in it and all given back when the flow has been
+ * quiet for window_idle_ns: a flow that carries nothing holds none, and
+ * creating one is cheap enough for the receive path.
  *
  * Locking: as the CSF: the caller serialises every call for one flow.
  */
@@ -60,10 +64,18 @@ enum crem_crf_pos_state {
 struct crem_crf_pos {
 	u32 psn;
 	u8 state;
-	bool held;		/* its packet waits in the hold queue */
-	bool late;		/* arrived after it was missed: not for decoding */
+	/* Bit-fields: a third bool would take the entry from 16 to 24 bytes. */
+	bool held:1;		/* its packet waits in the hold queue */
+	bool late:1;		/* came after it was missed: not decoded */
+	/*
+	 * Restored while its original may still come: a REPAIR overtook it,
+	 * or it was reordered past a later PSN.  An original that follows
+	 * within the reordering allowance was not lost.
+	 */
+	bool original_due:1;
 	u8 gap;			/* missing when a later PSN came: 1 + asks */
-	u64 missing_ns;		/* when it was first missed */
+	/* when it was first missed, or restored if nothing missed it */
+	u64 missing_ns;
 };
 
 enum crem_crf_slot_state {
@@ -85,7 +97,8 @@ struct crem_crf_slot {
 	u8 rounds;			/* coded requests sent */
 	bool fallback_sent;
 	bool counted_incomplete;
-	bool decode_due;		/* decodable: decode at the timeout */
+	bool decode_due;		/* decodable: for crem_crf_decode_claim() */
+	bool busy;			/* its block is out being decoded */
 	u64 deadline_ns;		/* next step, or CREM_NO_DEADLINE */
 	u64 created_ns;
 };
@@ -120,16 +133,22 @@ struct crem_crf {
 	struct crem_limits limits;	/* effective: ours and the CSF's */
 	struct crem_crf_param param;
 	bool newest_seen;		/* a REPAIR of the newest configuration */
+	bool repairs_seen;		/* an ordinary REPAIR of one with m > 0 */
 	u64 newest_seen_ns;
 	u8 hello_ack[CREM_HELLO_ACK_MAX];
 	u8 hello_ack_len;
+	bool answered;			/* HELLO_ACK sent */
 	u64 armed_ns;			/* the deadline the environment has */
 	struct crem_ip_template tmpl;
 	u32 id_psn;			/* PSN whose IPv4 ID is tmpl.id_hint */
 
 	/* window of PSN positions */
 	struct crem_crf_pos *pos;
-	u8 *symbols;
+	u8 **chunk;			/* symbols, chunk_syms each, or NULL */
+	u32 nchunks;
+	u32 nchunks_live;
+	u16 chunk_syms;
+	size_t chunk_size;
 	u32 window;			/* W */
 	size_t stride;
 	u32 frontier;			/* one past the highest PSN seen */
@@ -163,6 +182,8 @@ struct crem_crf {
 	u64 gap_due_ns;			/* the next gap to ask about by range */
 	/* the LOSS_REPORT interval */
 	u64 report_start_ns;
+	/* until when a position this interval counts may still come */
+	u64 report_settle_ns;
 	struct crem_wire_loss_report report;
 
 	struct crem_flow_stats stats;
@@ -178,16 +199,123 @@ struct crem_crf {
  * @in_use: says whether a Flow ID is taken, for crem_crf_hello()
  * @ctx: for @in_use
  *
- * Answers with HELLO_ACK.  Return: 0; -EINVAL; -EPROTONOSUPPORT for a flow
- * kind other than RoCEv2; -EAGAIN with no free Flow ID; -ENOMEM.
+ * Sends nothing: the owner answers with crem_crf_answer() once messages
+ * to the new Flow ID can find the flow.  Return: 0; -EINVAL;
+ * -EPROTONOSUPPORT for a flow kind other than RoCEv2; -EAGAIN with no free
+ * Flow ID; -ENOMEM.
  */
 int crem_crf_start(struct crem_crf *crf, const struct crem_env *env,
 		   void *owner, const struct crem_engine_config *cfg,
 		   const struct crem_msg *hello,
 		   bool (*in_use)(void *ctx, u32 id), void *ctx);
 
+/*
+ * Send the HELLO_ACK that crem_crf_start() built, once: the CSF starts
+ * sending to the Flow ID as soon as it arrives, so the owner calls this
+ * only after the flow is where those messages look for it.  Return: 0,
+ * -EALREADY if answered before, or the send's error.
+ */
+int crem_crf_answer(struct crem_crf *crf);
+
+/*
+ * Let every held packet go now, in PSN order, as if H had passed for all
+ * of them (for instance, the device they came on is going away).
+ */
+void crem_crf_release_held(struct crem_crf *crf);
+
+/**
+ * crem_crf_expire_held() - keep H when the flow's timer is late
+ * @crf: the receiver
+ * @psn: PSN of the source about to be given to crem_crf_source()
+ *
+ * Lets go, in PSN order, the held packets whose H has passed, if the
+ * flow's deadline is overdue: in the kernel the timeout runs in a work or
+ * a softirq that a busy CPU can delay for milliseconds, and the traffic
+ * keeps H meanwhile.  The owner calls it before the source, and hands on what it
+ * releases before that source (PSN order); nothing happens when @psn is
+ * the gap they wait for (crem_crf_source() then lets them go behind it).
+ */
+void crem_crf_expire_held(struct crem_crf *crf, u32 psn);
+
+/* A block taken out of the flow to be decoded (crem_crf_decode_claim()). */
+struct crem_crf_decode {
+	struct crem_crf_block *block;
+	size_t size;
+	u32 start;
+	struct crem_fec_set missing;	/* what it restores */
+	size_t cost;			/* octets of symbols it passes over */
+	int restored;			/* crem_crf_block_decode()'s result */
+};
+
+/**
+ * crem_crf_decode_claim() - take out a block that is due for decoding
+ * @crf: the flow
+ * @job: filled with the block
+ *
+ * Decoding is the CRF's matrix work (up to milliseconds for k = 255), so
+ * it runs outside the serialisation of the flow's other calls: after any
+ * engine call that leaves crem_crf_decode_pending(), the owner claims each
+ * due block, decodes it with
+ * crem_crf_decode_run() while other calls for the flow may run, and hands
+ * it back with crem_crf_decode_finish().  Until then the block is the
+ * job's: the CRF neither writes nor frees it, even if the flow ends.
+ *
+ * Context: serialised like every other call for the flow.
+ * Return: true if @job holds a block to decode.
+ */
+bool crem_crf_decode_claim(struct crem_crf *crf, struct crem_crf_decode *job);
+
+/**
+ * crem_crf_decode_claim_within() - crem_crf_decode_claim() for a small job
+ * @crf: the flow
+ * @job: filled with the block
+ * @budget: the most coding the owner will do now, in octets of symbols
+ *	    passed over (k * T per restored source)
+ *
+ * An owner that cannot afford a long decode where it runs (a softirq)
+ * claims only blocks within @budget; bigger ones stay due, for
+ * crem_crf_decode_claim() elsewhere.  @job->cost says what the claimed
+ * one costs, so that the owner can keep a total.
+ *
+ * Context: as crem_crf_decode_claim().
+ *
+ * Return: true if @job holds a block.
+ */
+bool crem_crf_decode_claim_within(struct crem_crf *crf,
+				  struct crem_crf_decode *job, size_t budget);
+
+/*
+ * Is a block due for decoding?  The owner asks after every call (packet,
+ * message, timeout) and then claims it; the engine's deadline never
+ * stands for decoding, so that a timer does not fire again and again
+ * while the owner has yet to decode.
+ */
+bool crem_crf_decode_pending(const struct crem_crf *crf);
+
+/*
+ * Decode @job's block with the coding scratch @work.  Touches only the
+ * block and @work: needs no serialisation with the flow's other calls.
+ */
+void crem_crf_decode_run(struct crem_crf_decode *job,
+			 struct crem_fec_work *work);
+
+/*
+ * Hand the decoded block back: deliver what it restored (what arrived
+ * meanwhile is not delivered again), release held packets behind it.  If
+ * the flow ended meanwhile, the block is only freed.  Context: serialised
+ * like crem_crf_decode_claim(); exactly once per claimed job, before
+ * crem_crf_destroy() frees the flow's memory, or after it.
+ */
+void crem_crf_decode_finish(struct crem_crf *crf, struct crem_crf_decode *job);
+
 /* A HELLO for an existing flow: answer again if it is a retransmission. */
 int crem_crf_hello_again(struct crem_crf *crf, const struct crem_msg *hello);
+
+/*
+ * Could crem_crf_source() hold a packet at @psn now?  The owner needs a
+ * handle for it only then.  False means it will not.
+ */
+bool crem_crf_may_hold(const struct crem_crf *crf, u32 psn);
 
 /**
  * crem_crf_source() - a packet of the flow arrived from the CSF's side

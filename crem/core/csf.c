@@ -10,6 +10,11 @@ static u64 now(const struct crem_csf *csf)
 	return csf->env->ops->now_ns(csf->env->ctx);
 }
 
+static u64 max_u64(u64 a, u64 b)
+{
+	return a > b ? a : b;
+}
+
 static u64 min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;
@@ -163,7 +168,7 @@ static void send_due(struct crem_csf *csf, struct crem_csf_slot *s)
 	struct crem_csf_block *b = s->block;
 
 	while (s->repairs_due && csf->credit >= csf->param.active.k) {
-		u8 i = b->m - s->repairs_due;
+		u8 i = s->repairs_planned - s->repairs_due;	/* 0, 1, ... */
 
 		csf->credit -= csf->param.active.k;
 		s->repairs_due--;
@@ -228,17 +233,55 @@ static u8 repairs_now(const struct crem_csf *csf, u8 config_m)
 	return config_m ? config_m - 1 : 0;
 }
 
-static void close_block(struct crem_csf *csf, struct crem_csf_slot *s,
-			bool early)
+/*
+ * The ordinary repairs a block of @k positions gets: m when full.  A block
+ * cut short with n present sources gets m * n / k, so that the overhead
+ * per source stays m/k however blocks are cut (the rate credit would
+ * otherwise hold the rest back until they come too late to fill a gap
+ * within H): rounded down when its time ran out (block_deadline() cuts
+ * only a block that has earned one), and rounded up at the end of a
+ * burst, where a lost last packet would otherwise wait for the RDMA
+ * transport's timeout.
+ */
+static u8 repairs_for(const struct crem_csf_block *b, unsigned int k,
+		      bool timed_out)
 {
+	unsigned int n = crem_set_count(&b->present);
+	unsigned int r;
+
+	if (!n)
+		return 0;	/* nothing to protect (a source too long for T) */
+	if (n >= k)
+		return b->m;
+	r = (b->m * n + (timed_out ? 0 : k - 1)) / k;
+	return r < b->m ? r : b->m;
+}
+
+/* Why a block closes; which of the shortened ones decides its repairs. */
+enum crem_csf_close_why {
+	CSF_CLOSE_NOT_DUE,
+	CSF_CLOSE_FULL,		/* k positions covered */
+	CSF_CLOSE_BURST_END,	/* a pause, a PSN beyond it, or a request */
+	CSF_CLOSE_TIMED_OUT,	/* open too long for H: block_deadline() */
+};
+
+static void close_block(struct crem_csf *csf, struct crem_csf_slot *s,
+			enum crem_csf_close_why why)
+{
+	unsigned int k = s->block->k;	/* the close makes it the covered */
+	u8 m;
+
 	crem_csf_block_close(s->block);
 	s->closed_ns = now(csf);
 	csf->open = false;
-	if (early)
+	if (why != CSF_CLOSE_FULL)
 		csf->stats.v[CREM_FS_BLOCKS_CLOSED_EARLY]++;
-	s->repairs_due = repairs_now(csf, s->block->m);
+	m = repairs_for(s->block, k, why == CSF_CLOSE_TIMED_OUT);
+	csf->stats.v[CREM_FS_REPAIRS_SCALED] += s->block->m - m;
+	s->repairs_due = repairs_now(csf, m);
+	s->repairs_planned = s->repairs_due;
 	csf->repairs_due += s->repairs_due;
-	csf->stats.v[CREM_FS_REPAIRS_WITHHELD] += s->block->m - s->repairs_due;
+	csf->stats.v[CREM_FS_REPAIRS_WITHHELD] += m - s->repairs_due;
 }
 
 static bool open_block(struct crem_csf *csf, u32 start)
@@ -276,6 +319,7 @@ static bool open_block(struct crem_csf *csf, u32 start)
 	memset(s, 0, sizeof(*s));
 	s->block = (struct crem_csf_block *)mem;
 	s->size = size;
+	s->opened_ns = now(csf);
 	if (crem_csf_block_init(s->block, mem + hdr, start, c->k, c->m,
 				c->symbol_len, c->id, c->scheme)) {
 		CREM_WARN_ON_ONCE(1);
@@ -287,6 +331,62 @@ static bool open_block(struct crem_csf *csf, u32 start)
 	csf->open = true;
 	csf->stats.v[CREM_FS_BLOCKS]++;
 	return true;
+}
+
+/*
+ * When the open block must close, whether full or not: half the hold time
+ * H after its first source.  The CRF holds the packets after a gap for H
+ * at most, and the gap's repairs leave only when its block closes; a block
+ * of a slow flow that took longer than H to fill would have its repairs
+ * come after the held packets went, and the RDMA transport would resend a
+ * window for a loss crem could have restored.  Half leaves the other half
+ * for the repairs' way and the CRF's decode.  The CSF takes its own H for
+ * the CRF's: both run the same configuration.
+ *
+ * A block is cut only once its sources have paid for a repair (m * n >= k),
+ * and only until H has passed: a block cut sooner would get no repair, and
+ * one cut later could no longer beat H, so cutting it would only weaken
+ * it.  No hold (H = 0) or no repairs (m = 0) sets no deadline.
+ */
+static u64 block_deadline(struct crem_csf *csf, u64 t)
+{
+	const struct crem_csf_slot *s = newest(csf);
+	u64 opened;
+
+	if (!csf->cfg.hold_ns || !csf->open)
+		return CREM_NO_DEADLINE;
+	opened = s->opened_ns;
+	if (t >= opened + csf->cfg.hold_ns ||
+	    s->block->m * crem_set_count(&s->block->present) < s->block->k)
+		return CREM_NO_DEADLINE;
+	return opened + csf->cfg.hold_ns / 2;
+}
+
+/*
+ * The end of a burst: no new source for the open block for the burst gap
+ * past the flow's pace, and for H/2 at least.  A pause shorter than that is
+ * the sender's scheduling, not the end of its data (soft-RoCE sends in
+ * clumps), and cutting a block there would cost a repair for a few
+ * sources; a loss before the pause is still restored within H, its block
+ * closing H/2 after its last source.  Retransmissions do not extend the
+ * burst: after a NAK the RDMA transport resends a window of old PSNs, and
+ * the block that holds a loss must not wait behind them.
+ */
+static u64 burst_deadline(struct crem_csf *csf)
+{
+	return newest(csf)->last_source_ns +
+	       max_u64(csf->gap_ns + csf->cfg.burst_gap_ns,
+		       csf->cfg.hold_ns / 2);
+}
+
+/* Whether the open block is due to close at @t, and why. */
+static enum crem_csf_close_why block_due(struct crem_csf *csf, u64 t)
+{
+	if (t >= burst_deadline(csf))
+		return CSF_CLOSE_BURST_END;
+	if (t >= block_deadline(csf, t))
+		return CSF_CLOSE_TIMED_OUT;
+	return CSF_CLOSE_NOT_DUE;
 }
 
 static void arm_flow(struct crem_csf *csf)
@@ -301,8 +401,8 @@ static void arm_flow(struct crem_csf *csf)
 		if (csf->param.state == CREM_PARAM_PENDING)
 			d = csf->param.deadline_ns;
 		if (csf->open)
-			d = min_u64(d, csf->last_source_ns +
-				    csf->gap_ns + csf->cfg.burst_gap_ns);
+			d = min_u64(d, min_u64(block_deadline(csf, now(csf)),
+					       burst_deadline(csf)));
 		/* Repairs due go out once the current packet has. */
 		if (csf->repairs_due && csf->credit >= csf->param.active.k)
 			d = min_u64(d, now(csf));
@@ -480,10 +580,13 @@ static void add_source(struct crem_csf *csf, u32 psn, u32 span,
 		if (crem_psn_after(crem_psn_add(psn, span), csf->next_psn))
 			csf->next_psn = crem_psn_add(psn, span);
 		if (s->block->closed)
-			close_block(csf, s, false);
+			close_block(csf, s, CSF_CLOSE_FULL);
+		else if (csf->last_source_ns >=
+			 block_deadline(csf, csf->last_source_ns))
+			close_block(csf, s, CSF_CLOSE_TIMED_OUT);
 		break;
 	case CREM_CSF_BEYOND:
-		close_block(csf, s, true);
+		close_block(csf, s, CSF_CLOSE_BURST_END);
 		add_source(csf, psn, span, payload, len);
 		break;
 	case CREM_CSF_BEFORE:
@@ -747,7 +850,7 @@ static int range_request(struct crem_csf *csf, const struct crem_msg *msg)
 			b = s->block;
 			/* The CRF waits on the open block: close it now. */
 			if (!b->closed)
-				close_block(csf, s, true);
+				close_block(csf, s, CSF_CLOSE_BURST_END);
 			for (; c < r.count; c++) {
 				psn = crem_psn_add(r.start, c);
 				if (!crem_psn_in_range(psn, b->start_psn, b->k))
@@ -882,15 +985,23 @@ static int path_report(struct crem_csf *csf, const struct crem_msg *msg)
 	return 0;
 }
 
+/* A HELLO_ACK for a flow left unprotected because none came in time. */
+static bool hello_late(const struct crem_csf *csf, const struct crem_msg *msg)
+{
+	return msg->type == CREM_MSG_HELLO_ACK &&
+	       csf->hello.state == CREM_HELLO_FAILED;
+}
+
 int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce)
 {
+	bool late;
 	int err = 0;
 
 	csf->stats.v[CREM_FS_MSGS_RECEIVED]++;
 	if (msg->type <= CREM_MSG_CLOSE)
 		csf->stats.received[msg->type]++;
 	if (csf->state == CREM_CSF_CLOSED ||
-	    csf->state == CREM_CSF_UNPROTECTED ||
+	    (csf->state == CREM_CSF_UNPROTECTED && !hello_late(csf, msg)) ||
 	    (msg->type != CREM_MSG_PATH_REPORT &&
 	     msg->type != CREM_MSG_HELLO_ACK &&
 	     (csf->state != CREM_CSF_ACTIVE || msg->flow_id != csf->flow_id))) {
@@ -899,9 +1010,12 @@ int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce)
 	}
 	switch (msg->type) {
 	case CREM_MSG_HELLO_ACK:
+		late = csf->hello.state == CREM_HELLO_FAILED;
 		err = crem_csf_hello_ack(&csf->hello, msg);
-		if (!err)
+		if (!err) {
+			csf->stats.v[CREM_FS_HELLO_ACKS_LATE] += late;
 			hello_acked(csf);
+		}
 		break;
 	case CREM_MSG_PARAM_ACK:
 		err = crem_csf_param_ack(&csf->param, msg);
@@ -939,6 +1053,7 @@ int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce)
 
 void crem_csf_timeout(struct crem_csf *csf)
 {
+	enum crem_csf_close_why why;
 	u64 t = now(csf);
 
 	csf->armed_ns = CREM_NO_DEADLINE;
@@ -958,9 +1073,9 @@ void crem_csf_timeout(struct crem_csf *csf)
 			crem_csf_close(csf, CREM_CLOSE_FLOW_ENDED);
 			return;
 		}
-		if (csf->open && t >= csf->last_source_ns + csf->gap_ns +
-				      csf->cfg.burst_gap_ns)
-			close_block(csf, newest(csf), true);
+		why = csf->open ? block_due(csf, t) : CSF_CLOSE_NOT_DUE;
+		if (why != CSF_CLOSE_NOT_DUE)
+			close_block(csf, newest(csf), why);
 		send_all_due(csf);
 		break;
 	default:

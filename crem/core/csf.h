@@ -49,10 +49,12 @@ enum crem_csf_state {
 struct crem_csf_slot {
 	struct crem_csf_block *block;	/* NULL: free */
 	size_t size;
+	u64 opened_ns;			/* its first source */
 	u64 last_source_ns;
 	u64 closed_ns;
 	u64 answered_ns;		/* last request answered */
 	u8 rounds;			/* coded rounds answered */
+	u8 repairs_planned;		/* ordinary repairs it gets at close */
 	u8 repairs_due;			/* ordinary repairs not yet sent */
 	bool retransmitted;		/* a source came twice: no RTT sample */
 	bool deferred;			/* the rate held its repairs back */

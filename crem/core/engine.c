@@ -32,6 +32,7 @@ void crem_engine_config_default(struct crem_engine_config *cfg)
 	cfg->max_blocks = 256;
 	cfg->max_held = 256;
 	cfg->window = 1024;
+	cfg->window_idle_ns = 1000 * CREM_MS;
 }
 
 int crem_engine_config_check(const struct crem_engine_config *cfg,
@@ -60,8 +61,9 @@ int crem_engine_config_check(const struct crem_engine_config *cfg,
 		bad = "window must be at most 2^20 positions";
 	else if (cfg->max_blocks < 2)
 		bad = "max_blocks must be at least 2";
-	else if (!cfg->initial_rtt_ns || !cfg->idle_ns || !cfg->burst_gap_ns)
-		bad = "initial_rtt, idle and burst_gap must be non-zero";
+	else if (!cfg->initial_rtt_ns || !cfg->idle_ns || !cfg->burst_gap_ns ||
+		 !cfg->window_idle_ns)
+		bad = "initial_rtt, idle, burst_gap and window_idle must be non-zero";
 	if (why)
 		*why = bad;
 	return bad ? -EINVAL : 0;
@@ -84,6 +86,7 @@ static const char *const crem_flow_stat_names[] = {
 	[CREM_FS_REPAIRS_RATE_DROPPED] = "repairs_rate_dropped",
 	[CREM_FS_REPAIRS_PROACTIVE] = "repairs_proactive",
 	[CREM_FS_REPAIRS_WITHHELD] = "repairs_withheld",
+	[CREM_FS_REPAIRS_SCALED] = "repairs_scaled",
 	[CREM_FS_REQUESTS_ANSWERED] = "requests_answered",
 	[CREM_FS_REQUESTS_RATE_LIMITED] = "requests_rate_limited",
 	[CREM_FS_REQUESTS_UNKNOWN_BLOCK] = "requests_unknown_block",
@@ -104,6 +107,7 @@ static const char *const crem_flow_stat_names[] = {
 	[CREM_FS_SOURCES_CE] = "sources_ce",
 	[CREM_FS_SOURCES_DUPLICATE] = "sources_duplicate",
 	[CREM_FS_SOURCES_LATE] = "sources_late",
+	[CREM_FS_SOURCES_REORDERED] = "sources_reordered",
 	[CREM_FS_RESTORED] = "restored",
 	[CREM_FS_RESTORED_LATE] = "restored_late",
 	[CREM_FS_RESTORED_BYTES] = "restored_bytes",
@@ -118,6 +122,7 @@ static const char *const crem_flow_stat_names[] = {
 	[CREM_FS_HELD] = "held",
 	[CREM_FS_HOLD_EXPIRED] = "hold_expired",
 	[CREM_FS_HOLD_FULL] = "hold_full",
+	[CREM_FS_HOLD_LATE] = "hold_late",
 	[CREM_FS_LOSS_REPORTS_SENT] = "loss_reports_sent",
 	[CREM_FS_LOSS_REPORTS_RECEIVED] = "loss_reports_received",
 	[CREM_FS_MSGS_SENT] = "msgs_sent",
@@ -126,6 +131,7 @@ static const char *const crem_flow_stat_names[] = {
 	[CREM_FS_SEND_ERRORS] = "send_errors",
 	[CREM_FS_CLOSES_SENT] = "closes_sent",
 	[CREM_FS_CLOSES_RECEIVED] = "closes_received",
+	[CREM_FS_HELLO_ACKS_LATE] = "hello_acks_late",
 };
 
 _Static_assert(ARRAY_SIZE(crem_flow_stat_names) == CREM_FLOW_STAT_COUNT,

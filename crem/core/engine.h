@@ -37,6 +37,7 @@ struct crem_engine_config {
 	u16 max_blocks;		/* CSF: blocks kept for retransmission */
 	u16 max_held;		/* CRF: packets held for ordering */
 	u32 window;		/* CRF: PSN positions of sources kept */
+	u64 window_idle_ns;	/* CRF: quiet this long, its symbols go */
 };
 
 /* The draft's recommendations and crem's defaults for the rest. */
@@ -70,6 +71,7 @@ enum crem_flow_stat {
 	CREM_FS_REPAIRS_RATE_DROPPED,
 	CREM_FS_REPAIRS_PROACTIVE,
 	CREM_FS_REPAIRS_WITHHELD,
+	CREM_FS_REPAIRS_SCALED,		/* fewer for a block cut short */
 	CREM_FS_REQUESTS_ANSWERED,
 	CREM_FS_REQUESTS_RATE_LIMITED,
 	CREM_FS_REQUESTS_UNKNOWN_BLOCK,
@@ -90,6 +92,7 @@ enum crem_flow_stat {
 	CREM_FS_SOURCES_CE,
 	CREM_FS_SOURCES_DUPLICATE,
 	CREM_FS_SOURCES_LATE,
+	CREM_FS_SOURCES_REORDERED,	/* originals of early restores */
 	CREM_FS_RESTORED,
 	CREM_FS_RESTORED_LATE,
 	CREM_FS_RESTORED_BYTES,
@@ -104,6 +107,7 @@ enum crem_flow_stat {
 	CREM_FS_HELD,
 	CREM_FS_HOLD_EXPIRED,
 	CREM_FS_HOLD_FULL,
+	CREM_FS_HOLD_LATE,
 	CREM_FS_LOSS_REPORTS_SENT,
 	CREM_FS_LOSS_REPORTS_RECEIVED,
 	CREM_FS_MSGS_SENT,
@@ -112,6 +116,7 @@ enum crem_flow_stat {
 	CREM_FS_SEND_ERRORS,
 	CREM_FS_CLOSES_SENT,
 	CREM_FS_CLOSES_RECEIVED,
+	CREM_FS_HELLO_ACKS_LATE,
 	CREM_FLOW_STAT_COUNT
 };
 

@@ -40,7 +40,7 @@ enum crem_event_type {
 	CREM_EV_CONFIG_CHANGED,		/* a: Config ID, b: k, c: m */
 	CREM_EV_CODED_RETX_SENT,	/* start; a: X, b: M, c: Request ID */
 	CREM_EV_CODED_RETX_ANSWERED,	/* start; a: symbols, c: Request ID */
-	CREM_EV_BLOCK_DECODED,		/* start; a: restored, b: repairs */
+	CREM_EV_BLOCK_DECODED,		/* start; a: restored, b: repairs, c: cost */
 	CREM_EV_FALLBACK,		/* start; a: lost; b: 1 Source Copy */
 	CREM_EV_BREAKER,		/* a: 1 tripped, 0 cleared */
 };
@@ -69,7 +69,11 @@ struct crem_env_ops {
 	void (*release)(void *ctx, void *owner, void *held);
 	/* Fill @buf with random bytes (nonces, Flow IDs). */
 	void (*random)(void *ctx, void *buf, size_t len);
-	/* @size bytes for @owner, or NULL (out of memory or over a limit). */
+	/*
+	 * @size bytes for @owner, or NULL (out of memory or over a limit).
+	 * Their contents are undefined: the engine initialises what it
+	 * reads (the environment need not zero megabytes it will overwrite).
+	 */
 	void *(*alloc)(void *ctx, void *owner, size_t size);
 	void (*free)(void *ctx, void *owner, void *mem, size_t size);
 	/*

@@ -65,6 +65,7 @@ void crem_csf_hello_timeout(struct crem_csf_hello *h)
 		return;
 	if (h->attempts >= CREM_HELLO_MAX_ATTEMPTS) {
 		h->state = CREM_HELLO_FAILED;
+		h->failed_ns = now(h->env);
 		h->env->ops->arm(h->env->ctx, h->owner, CREM_NO_DEADLINE);
 		return;
 	}
@@ -76,7 +77,15 @@ int crem_csf_hello_ack(struct crem_csf_hello *h, const struct crem_msg *m)
 {
 	const struct crem_wire_hello_ack *a = &m->hello_ack;
 
-	if (h->state != CREM_HELLO_SENT)
+	/*
+	 * After the last attempt the CSF stops waiting, not listening: an
+	 * answer to one of its HELLOs (its nonce) that comes later still
+	 * negotiates the flow, whose receiver is then waiting for it - until
+	 * the receiver's flow would have idled out.
+	 */
+	if (h->state != CREM_HELLO_SENT &&
+	    (h->state != CREM_HELLO_FAILED ||
+	     now(h->env) - h->failed_ns > CREM_HELLO_LATE_NS))
 		return -EALREADY;
 	if (m->type != CREM_MSG_HELLO_ACK || a->nonce != h->nonce || !m->flow_id)
 		return -ESTALE;
@@ -113,14 +122,11 @@ int crem_crf_hello_ack_build(const struct crem_msg *hello,
 	return crem_wire_build(&m, buf, cap);
 }
 
-s64 crem_crf_hello(const struct crem_env *env, void *owner,
-		   const struct crem_msg *hello,
-		   const struct crem_limits *local,
-		   bool (*in_use)(void *ctx, u32 id), void *ctx)
+s64 crem_crf_hello_id(const struct crem_env *env, const struct crem_msg *hello,
+		      bool (*in_use)(void *ctx, u32 id), void *ctx)
 {
-	u8 buf[CREM_HELLO_ACK_MAX];
 	u32 id = 0;
-	int tries, len;
+	int tries;
 
 	if (hello->type != CREM_MSG_HELLO ||
 	    hello->hello.flow_kind != CREM_FLOW_ROCEV2)
@@ -128,10 +134,23 @@ s64 crem_crf_hello(const struct crem_env *env, void *owner,
 	for (tries = 0; tries < FLOW_ID_TRIES; tries++) {
 		env->ops->random(env->ctx, &id, sizeof(id));
 		if (id && !in_use(ctx, id))
-			break;
+			return id;
 	}
-	if (tries == FLOW_ID_TRIES)
-		return -EAGAIN;
+	return -EAGAIN;
+}
+
+s64 crem_crf_hello(const struct crem_env *env, void *owner,
+		   const struct crem_msg *hello,
+		   const struct crem_limits *local,
+		   bool (*in_use)(void *ctx, u32 id), void *ctx)
+{
+	u8 buf[CREM_HELLO_ACK_MAX];
+	s64 id;
+	int len;
+
+	id = crem_crf_hello_id(env, hello, in_use, ctx);
+	if (id < 0)
+		return id;
 	len = crem_crf_hello_ack_build(hello, local, id, buf, sizeof(buf));
 	if (len < 0)
 		return len;

@@ -20,6 +20,11 @@
 
 #define CREM_HELLO_FIRST_RTO_NS		1000000ull	/* 1 ms */
 #define CREM_HELLO_MAX_ATTEMPTS		8
+/*
+ * How long after the last attempt's wait a HELLO_ACK is still taken: the
+ * receiver's idle time, after which a flow it made for the HELLO is gone.
+ */
+#define CREM_HELLO_LATE_NS	10000000000ull	/* 10 s */
 
 /* What one side supports; the effective limits are the minimum. */
 struct crem_limits {
@@ -58,6 +63,7 @@ struct crem_csf_hello {
 	u8 attempts;
 	u64 rto_ns;
 	u64 deadline_ns;
+	u64 failed_ns;		/* when it gave up waiting */
 	u64 sent, send_errors;
 };
 
@@ -74,10 +80,20 @@ void crem_csf_hello_timeout(struct crem_csf_hello *h);
 
 /*
  * A parsed HELLO_ACK arrived for this flow.  Return: 0 if it completes the
- * negotiation; -ESTALE if its nonce is not ours (ignored); -EALREADY when
- * negotiation is not in progress.
+ * negotiation, also up to CREM_HELLO_LATE_NS after the last attempt went
+ * unanswered (a late answer); -ESTALE if its nonce is not ours (ignored);
+ * -EALREADY when the negotiation is over (done, never started, or given
+ * up too long ago).
  */
 int crem_csf_hello_ack(struct crem_csf_hello *h, const struct crem_msg *m);
+
+/*
+ * CRF side: a random Flow ID for the flow of @hello that @in_use(@ctx, id)
+ * rejects neither 0 nor taken.  Return: the ID, -EPROTONOSUPPORT for a
+ * flow kind other than RoCEv2, or -EAGAIN if no free ID was found.
+ */
+s64 crem_crf_hello_id(const struct crem_env *env, const struct crem_msg *hello,
+		      bool (*in_use)(void *ctx, u32 id), void *ctx);
 
 /*
  * CRF side: answer a parsed HELLO.  Chooses a random Flow ID that

@@ -73,28 +73,43 @@ void crem_policy_init(struct crem_policy *pol,
 	pol->m = initial_m;
 }
 
-/* Averages of repairs sent and received per report, in 1/256. */
-#define REPAIR_SLACK 256
-
-static void ewma(u64 *avg, u64 sample, bool first);
-
-static void repair_ewma(struct crem_policy *pol, u64 sent, u64 received)
+/*
+ * Were REPAIRs lost clearly more often than the data, over the window that
+ * just closed?  Only a whole window decides (the last verdict stands
+ * meanwhile).  The CSF counts what it had sent an SRTT before each report
+ * came; the repairs in flight across that instant are in one report's
+ * count or the next's, so the counts of one report differ by up to a
+ * report's worth either way (in the lab, by half of it).  Over a window
+ * they cancel but at its two ends: three reports' worth of slack (under
+ * 5 % of a window), beyond the margin of twice the data's loss rate, or
+ * one in 32.  A window that closed on time with few REPAIRs (m went to
+ * zero) tells nothing, and clears the verdict: m may rise again, and the
+ * next window judges the path afresh.
+ */
+static bool repair_window_done(struct crem_policy *pol)
 {
-	/* Both start from what was sent: no loss until the reports show it. */
-	ewma(&pol->rep_sent, sent << 8, !pol->have_rep);
-	ewma(&pol->rep_recv, (pol->have_rep ? received : sent) << 8,
-	     !pol->have_rep);
-	pol->have_rep = true;
-}
+	u64 sent = pol->rep_win_sent, got, margin, slack;
 
-static bool repairs_lost_more(const struct crem_policy *pol)
-{
-	u64 lost, margin = pol->p > CREM_Q31 / 32 ? pol->p : CREM_Q31 / 32;
-
-	if (pol->rep_sent <= pol->rep_recv + REPAIR_SLACK)
+	if (pol->rep_win_reports < CREM_REPAIR_REPORTS ||
+	    (sent < CREM_REPAIR_SAMPLE &&
+	     pol->rep_win_ns < CREM_REPAIR_WINDOW_NS))
 		return false;
-	lost = fraction(pol->rep_sent - pol->rep_recv, pol->rep_sent);
-	return lost > pol->p + margin;
+	if (sent < CREM_REPAIR_FEW) {
+		pol->repairs_lost = false;
+	} else {
+		got = pol->rep_win_received < sent ? pol->rep_win_received :
+						      sent;
+		margin = pol->p > CREM_Q31 / 32 ? pol->p : CREM_Q31 / 32;
+		slack = crem_div64(3 * sent, pol->rep_win_reports);
+		pol->repairs_lost = (sent - got) * CREM_Q31 >
+				    (pol->p + margin) * sent +
+				    slack * CREM_Q31;
+	}
+	pol->rep_win_sent = 0;
+	pol->rep_win_received = 0;
+	pol->rep_win_reports = 0;
+	pol->rep_win_ns = 0;
+	return true;
 }
 
 static void ewma(u64 *avg, u64 sample, bool first)
@@ -157,6 +172,7 @@ void crem_policy_loss_report(struct crem_policy *pol,
 {
 	u64 received = r->received < r->expected ? r->received : r->expected;
 	u64 expected, loss, ce;
+	bool judged;
 	u8 target;
 
 	breaker(pol, r, now_ns);
@@ -165,6 +181,8 @@ void crem_policy_loss_report(struct crem_policy *pol,
 	 * a few packets, and a loss rate from them is noise.  Reports are
 	 * gathered until they cover CREM_POLICY_SAMPLE packets.
 	 */
+	pol->acc_reports++;
+	pol->acc_interval_ns += (u64)r->interval_us * 1000;
 	pol->acc_expected += r->expected;
 	pol->acc_received += received;
 	pol->acc_ce += r->ce_marked;
@@ -202,12 +220,21 @@ void crem_policy_loss_report(struct crem_policy *pol,
 	 * (repairs lost as often as data are no sign of a worse path, and
 	 * taking redundancy away for them would fail the flow for nothing).
 	 * The CRF's interval is not the CSF's (a one-way delay apart), so a
-	 * single report's counts differ by the repairs in flight; their
-	 * averages do not.
+	 * single report's counts differ by the repairs in flight; a window of
+	 * many reports' do not (repair_window_done()).
 	 */
-	repair_ewma(pol, repairs_sent, pol->acc_rep_received);
+	pol->rep_win_sent += repairs_sent;
+	pol->rep_win_received += pol->acc_rep_received;
+	pol->rep_win_reports += pol->acc_reports;
+	pol->rep_win_ns += pol->acc_interval_ns;
 	pol->acc_rep_received = 0;
-	if (pol->acc_rep_ce || repairs_lost_more(pol)) {
+	pol->acc_reports = 0;
+	pol->acc_interval_ns = 0;
+	judged = repair_window_done(pol);
+	/* Fresh evidence of trouble: a step down for it (below). */
+	if (pol->acc_rep_ce || (judged && pol->repairs_lost))
+		pol->step_pending = true;
+	if (pol->acc_rep_ce || pol->repairs_lost) {
 		if (!pol->repair_trouble)
 			pol->repair_trouble_since = now_ns;
 		pol->repair_trouble = true;
@@ -229,10 +256,22 @@ void crem_policy_loss_report(struct crem_policy *pol,
 		target = pol->m;
 	if (pol->congestion && target > pol->par.m_cong)
 		target = pol->par.m_cong;
-	if (pol->repair_trouble) {
-		if (now_ns - pol->repair_trouble_since > CREM_REPAIR_TROUBLE_NS)
-			target = 0;
-		else if (target >= pol->m && pol->m)
+	/*
+	 * Trouble on the repairs' path: a step down for a fresh sign of it,
+	 * at most one per CREM_REPAIR_STEP_NS (CE comes in every report while
+	 * it lasts), never up while it lasts, and zero once it has lasted a
+	 * second.
+	 */
+	if (!pol->repair_trouble) {
+		pol->step_pending = false;
+	} else if (now_ns - pol->repair_trouble_since >
+		   CREM_REPAIR_TROUBLE_NS) {
+		target = 0;
+	} else {
+		if (target > pol->m)
+			target = pol->m;
+		if (pol->step_pending && pol->m && target == pol->m &&
+		    now_ns - pol->last_step_ns >= CREM_REPAIR_STEP_NS)
 			target = pol->m - 1;
 	}
 	if (target == pol->m)
@@ -241,6 +280,10 @@ void crem_policy_loss_report(struct crem_policy *pol,
 	if (pol->changed_once &&
 	    now_ns - pol->last_change_ns < 2 * pol->par.srtt_ns)
 		return;
+	if (pol->repair_trouble && target < pol->m) {
+		pol->step_pending = false;
+		pol->last_step_ns = now_ns;
+	}
 	pol->m = target;
 	pol->last_change_ns = now_ns;
 	pol->changed_once = true;

@@ -39,6 +39,19 @@
 #define CREM_QUEUE_GROWTH_US	50
 /* Packets a loss estimate is made from, at least. */
 #define CREM_POLICY_SAMPLE	64
+/*
+ * REPAIR loss is judged over windows of reports: at least this many
+ * reports, and this many REPAIRs or a second of reports.  A report's count
+ * differs from what the CSF sent in its interval by the repairs in flight
+ * at either end, and only over many reports do those differences cancel;
+ * fewer REPAIRs than CREM_REPAIR_FEW in a window tell nothing (policy.c).
+ */
+#define CREM_REPAIR_REPORTS	64
+#define CREM_REPAIR_SAMPLE	256
+#define CREM_REPAIR_FEW		32
+#define CREM_REPAIR_WINDOW_NS	1000000000ull	/* 1 s */
+/* Trouble lowers m by one at most this often: zero after a second. */
+#define CREM_REPAIR_STEP_NS	250000000ull	/* 250 ms */
 
 struct crem_policy_params {
 	u8 k;
@@ -61,9 +74,14 @@ struct crem_policy {
 	/* reports gathered until they cover CREM_POLICY_SAMPLE packets */
 	u64 acc_expected, acc_received, acc_ce;
 	u64 acc_rep_sent, acc_rep_received, acc_rep_ce;
+	u64 acc_interval_ns;
+	u32 acc_reports;
 	/* REPAIR trouble (loss or CE on repairs) */
-	u64 rep_sent, rep_recv;	/* averages per report, 1/256 */
-	bool have_rep;
+	u64 rep_win_sent, rep_win_received, rep_win_ns;	/* this window's */
+	u32 rep_win_reports;
+	bool repairs_lost;	/* the last whole window's verdict */
+	bool step_pending;	/* a sign of trouble m has not stepped for */
+	u64 last_step_ns;
 	u64 repair_trouble_since;
 	bool repair_trouble;
 	/* circuit breaker over windows of reports covering a second */

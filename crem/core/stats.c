@@ -20,6 +20,11 @@ static const char *const crem_stat_names[] = {
 	[CREM_STAT_RESTORE_NOMEM] = "restore_nomem",
 	[CREM_STAT_INJECT_NO_DEV] = "inject_no_dev",
 	[CREM_STAT_SEND_ERRORS] = "send_errors",
+	[CREM_STAT_HANDOFF_DEV_GONE] = "handoff_dev_gone",
+	[CREM_STAT_RX_PKT_NOMEM] = "rx_pkt_nomem",
+	[CREM_STAT_ORDER_KEPT] = "order_kept",
+	[CREM_STAT_GSO_PASSED] = "gso_passed",
+	[CREM_STAT_TOO_LONG] = "too_long",
 };
 
 _Static_assert(ARRAY_SIZE(crem_stat_names) == CREM_STAT_COUNT, "a name for each");

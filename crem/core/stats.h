@@ -29,8 +29,13 @@ enum crem_stat {
 	CREM_STAT_RESTORED_INJECTED,	/* restored packets handed on */
 	CREM_STAT_HELD_REINJECTED,	/* held packets handed on */
 	CREM_STAT_RESTORE_NOMEM,	/* restored packet, no skb */
-	CREM_STAT_INJECT_NO_DEV,	/* restored packet, device gone */
+	CREM_STAT_INJECT_NO_DEV,	/* restored packet, no device yet */
 	CREM_STAT_SEND_ERRORS,		/* CREM datagrams not sent */
+	CREM_STAT_HANDOFF_DEV_GONE,	/* held or restored, its device went */
+	CREM_STAT_RX_PKT_NOMEM,		/* no memory to keep a packet back */
+	CREM_STAT_ORDER_KEPT,		/* sources kept behind earlier ones */
+	CREM_STAT_GSO_PASSED,		/* GSO packets, not protected */
+	CREM_STAT_TOO_LONG,		/* nonlinear and too long to copy */
 	CREM_STAT_COUNT
 };
 

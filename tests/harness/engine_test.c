@@ -25,13 +25,8 @@ static struct crem_pair *new_pair(struct kunit *test,
 }
 
 /* Every engine allocation is returned once both sides are gone. */
-static void end_pair(struct kunit *test, struct crem_pair *p)
+static void free_pair(struct kunit *test, struct crem_pair *p)
 {
-	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
-	KUNIT_EXPECT_EQ(test, p->restored_twice, 0);
-	/* Decoding and coded answers never run inside a packet call. */
-	KUNIT_EXPECT_EQ(test, p->coded_in_packet_call, 0);
-	KUNIT_EXPECT_TRUE(test, crem_pair_open_count_ok(p));
 	if (p->csf_up)
 		crem_csf_destroy(&p->csf);
 	if (p->crf_up)
@@ -41,6 +36,19 @@ static void end_pair(struct kunit *test, struct crem_pair *p)
 	KUNIT_EXPECT_EQ(test, p->allocs, 0);
 	crem_pair_free(p);
 	free(p);
+}
+
+/* The invariants every scenario keeps, then free_pair(). */
+static void end_pair(struct kunit *test, struct crem_pair *p)
+{
+	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
+	KUNIT_EXPECT_EQ(test, p->restored_twice, 0);
+	/* Decoding and coded answers never run inside a packet call. */
+	KUNIT_EXPECT_EQ(test, p->coded_in_packet_call, 0);
+	/* A timeout never leaves its timer due at once (softirq livelock). */
+	KUNIT_EXPECT_EQ(test, p->timeouts_rearmed_past, 0);
+	KUNIT_EXPECT_TRUE(test, crem_pair_open_count_ok(p));
+	free_pair(test, p);
 }
 
 static u64 csf_stat(struct crem_pair *p, enum crem_flow_stat s)
@@ -65,6 +73,21 @@ static bool drop_mask(struct crem_pair *p, u32 psn, unsigned int sends)
 	u32 off = crem_psn_offset(psn, d->base);
 
 	return !sends && off < 64 && (d->mask >> off & 1);
+}
+
+/* From the next PSN on, the data path drops @d's mask (first sends). */
+static void drop_from_next(struct crem_pair *p, struct drops *d)
+{
+	d->base = p->next_psn;
+	p->user = d;
+	p->drop_data = drop_mask;
+}
+
+/* @count WRITEs of @len bytes, one packet each, queued now. */
+static void send_writes(struct crem_pair *p, unsigned int count, u32 len)
+{
+	while (count--)
+		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, len);
 }
 
 static unsigned int retx_symbols(const struct crem_pair *p)
@@ -106,11 +129,8 @@ static void draft_example(struct kunit *test)
 
 	crem_pair_params_default(&par);
 	p = new_pair(test, &par);
-	d.base = p->next_psn;
-	p->user = &d;
-	p->drop_data = drop_mask;
-	for (i = 0; i < 4; i++)
-		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 200);
+	drop_from_next(p, &d);
+	send_writes(p, 4, 200);
 	crem_pair_run(p, p->sim.now_ns + 100 * MS);
 
 	req = first_of(p, CREM_PAIR_REV, CREM_MSG_REPAIR_REQUEST, 0);
@@ -151,6 +171,42 @@ static void draft_example(struct kunit *test)
 	end_pair(test, p);
 }
 
+/*
+ * Real loss stays loss: the draft's example after a block without loss.
+ * The three lost sources are restored by a coded retransmission a round
+ * trip after they went missing, long past the reordering allowance: the
+ * LOSS_REPORTs count all three lost, and none as reordered.
+ */
+static void real_loss_stays_loss(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d = { .mask = 0x7 };
+	struct crem_pair *p;
+	u64 expected = 0, received = 0;
+	size_t i;
+
+	crem_pair_params_default(&par);
+	p = new_pair(test, &par);
+	p->keep_log = true;
+	/* A block first: the CRF counts positions from the first it sees. */
+	send_writes(p, 4, 200);
+	crem_pair_run(p, p->sim.now_ns + 50 * MS);
+	drop_from_next(p, &d);
+	send_writes(p, 4, 200);
+	crem_pair_run(p, p->sim.now_ns + 200 * MS);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RESTORED), 3);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_SOURCES_REORDERED), 0);
+	for (i = 0; i < p->nlog; i++) {
+		if (p->log[i].type != CREM_MSG_LOSS_REPORT)
+			continue;
+		expected += p->log[i].msg.loss_report.expected;
+		received += p->log[i].msg.loss_report.received;
+	}
+	KUNIT_EXPECT_EQ(test, expected, 8);
+	KUNIT_EXPECT_EQ(test, received, 5);
+	end_pair(test, p);
+}
+
 /* No loss: every packet passes, nothing is requested, repairs go out. */
 static void clean_path(struct kunit *test)
 {
@@ -168,6 +224,35 @@ static void clean_path(struct kunit *test)
 	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_SENT), 0);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_BLOCKS_INCOMPLETE), 0);
 	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_LOSS_REPORTS_SENT), 0);
+	end_pair(test, p);
+}
+
+/*
+ * A lossless path that reorders a little, within the CRF's allowance: a
+ * REPAIR that overtakes its block's last source restores it, and the
+ * original follows.  Nothing was lost, so the adaptive policy must come
+ * down to m = 0 rather than keep redundancy up for reordering.
+ */
+static void reordering_is_not_loss(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 8;
+	par.csf_cfg.adaptive = true;
+	par.crf_cfg = par.csf_cfg;
+	par.data.reorder = 0.05;
+	par.data.reorder_ns = par.crf_cfg.reorder_ns / 2;
+	p = new_pair(test, &par);
+	crem_pair_send(p, 8000, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+	KUNIT_EXPECT_EQ(test, p->sources, 8000);
+	KUNIT_EXPECT_EQ(test, p->par.data.dropped, 0);
+	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_RESTORED), 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_SOURCES_REORDERED),
+			crf_stat(p, CREM_FS_RESTORED));
+	KUNIT_EXPECT_EQ(test, p->csf.policy.m, 0);
 	end_pair(test, p);
 }
 
@@ -238,15 +323,12 @@ static void read_absent_positions_and_info(struct kunit *test)
 	par.csf_cfg.m = 0;
 	par.crf_cfg = par.csf_cfg;
 	p = new_pair(test, &par);
-	d.base = p->next_psn;
-	p->user = &d;
-	p->drop_data = drop_mask;
+	drop_from_next(p, &d);
 	/* 0: write; 1: READ of 3 MTUs (1-3); 4: READ of 2 MTUs, lost (4-5) */
 	crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 100);
 	crem_pair_send_kind(p, CREM_TRAFFIC_READ, 3 * 1024);
 	crem_pair_send_kind(p, CREM_TRAFFIC_READ, 2 * 1024);
-	for (i = 0; i < 6; i++)
-		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 100);
+	send_writes(p, 6, 100);
 	crem_pair_run(p, p->sim.now_ns + 100 * MS);
 
 	/* Only the lost READ's PSNs were asked about, never 2-3. */
@@ -445,6 +527,57 @@ static void hello_lost_with_backoff(struct kunit *test)
 	end_pair(test, p);
 }
 
+/*
+ * A receiver slow to answer (many flows starting at once, a debug kernel):
+ * its HELLO_ACK comes after the eighth HELLO's wait.  The flow went
+ * unprotected meanwhile, and the late answer still protects it.
+ */
+static void hello_answered_late(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p = calloc(1, sizeof(*p));
+	u64 repairs;
+
+	crem_pair_params_default(&par);
+	par.manual_start = true;
+	par.rev.delay_ns = 300 * MS;
+	KUNIT_ASSERT_EQ(test, crem_pair_init(p, &par), 0);
+	KUNIT_ASSERT_EQ(test, crem_pair_start(p), 0);
+	/* Eight HELLOs at 0 to 127 ms, given up at 255 ms. */
+	crem_pair_run(p, 260 * MS);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_UNPROTECTED);
+	crem_pair_send(p, 10, 10 * US);
+	crem_pair_run(p, 280 * MS);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_SOURCES_UNPROTECTED), 10);
+	/* The first answer, 305 ms: the flow is negotiated after all. */
+	crem_pair_run(p, 310 * MS);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_ACTIVE);
+	KUNIT_EXPECT_EQ(test, p->csf.flow_id, p->crf.flow_id);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_HELLO_ACKS_LATE), 1);
+	/* Its configuration is acknowledged a round trip later; then repairs. */
+	crem_pair_run(p, 1000 * MS);
+	repairs = csf_stat(p, CREM_FS_REPAIRS_SENT);
+	crem_pair_send(p, 40, 100 * US);
+	crem_pair_run(p, p->sim.now_ns + 50 * MS);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_SENT), repairs);
+	/* The answers to the later HELLOs change nothing. */
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_HELLO_ACKS_LATE), 1);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_ACTIVE);
+	end_pair(test, p);
+
+	/* Past the receiver's idle time, an answer is no longer taken. */
+	p = calloc(1, sizeof(*p));
+	par.rev.delay_ns = 255 * MS + CREM_HELLO_LATE_NS + 10 * MS;
+	KUNIT_ASSERT_EQ(test, crem_pair_init(p, &par), 0);
+	p->keep_log = false;
+	KUNIT_ASSERT_EQ(test, crem_pair_start(p), 0);
+	crem_pair_run(p, par.rev.delay_ns + 200 * MS);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_UNPROTECTED);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_HELLO_ACKS_LATE), 0);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_MSGS_IGNORED), 0);
+	end_pair(test, p);
+}
+
 struct lose_round {
 	struct drops d;
 	unsigned int requests, retx;
@@ -495,8 +628,7 @@ static void request_lost_then_fallback(struct kunit *test)
 	p->user = &l;
 	p->drop_data = drop_mask_round;
 	p->drop_msg = lose_request_and_retx;
-	for (i = 0; i < 4; i++)
-		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 300);
+	send_writes(p, 4, 300);
 	crem_pair_run(p, p->sim.now_ns + 200 * MS);
 
 	for (j = 0; j < p->nlog && n < 10; j++)
@@ -553,7 +685,6 @@ static void psn_wrap(struct kunit *test)
 	struct crem_pair_params par;
 	struct drops d;
 	struct crem_pair *p;
-	unsigned int i;
 
 	crem_pair_params_default(&par);
 	par.csf_cfg.m = 1;
@@ -565,8 +696,7 @@ static void psn_wrap(struct kunit *test)
 	d.mask = 1u << 7 | 1u << 11;
 	p->user = &d;
 	p->drop_data = drop_mask;
-	for (i = 0; i < 16; i++)
-		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 500);
+	send_writes(p, 16, 500);
 	crem_pair_run(p, p->sim.now_ns + 100 * MS);
 	KUNIT_EXPECT_EQ(test, d.base + 7, CREM_PSN_MASK - 2);
 	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, CREM_PSN_MASK - 2)->restored);
@@ -616,7 +746,6 @@ static void forged_repair(struct kunit *test)
 	struct forgery f = { 0 };
 	const struct crem_pair_event *e;
 	struct crem_pair *p;
-	unsigned int i;
 
 	crem_pair_params_default(&par);
 	par.csf_cfg.m = 1;
@@ -626,8 +755,7 @@ static void forged_repair(struct kunit *test)
 	p->user = &f;
 	p->drop_data = drop_forgery_data;
 	p->mangle_msg = forge_repair;
-	for (i = 0; i < 4; i++)
-		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 800);
+	send_writes(p, 4, 800);
 	crem_pair_run(p, p->sim.now_ns + 100 * MS);
 	KUNIT_EXPECT_EQ(test, f.forged, 1);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_ICRC_FAILURES), 1);
@@ -648,6 +776,7 @@ static void forged_repair(struct kunit *test)
 struct hold_case {
 	struct drops d;
 	u32 block2;
+	bool block2_retx_too;	/* its coded retransmissions are lost too */
 };
 
 static bool drop_block2_repairs(struct crem_pair *p, int dir,
@@ -656,7 +785,7 @@ static bool drop_block2_repairs(struct crem_pair *p, int dir,
 	struct hold_case *h = p->user;
 
 	return dir == CREM_PAIR_FWD && m->type == CREM_MSG_REPAIR &&
-	       !(m->flags & CREM_REPAIR_F_RETX) &&
+	       (h->block2_retx_too || !(m->flags & CREM_REPAIR_F_RETX)) &&
 	       m->repair.block_start == h->block2;
 }
 
@@ -664,7 +793,8 @@ static bool drop_block2_repairs(struct crem_pair *p, int dir,
  * Scenario 10: the hold time H.  A restored packet takes its place in
  * order before the held ones; a gap that nothing fills releases the held
  * packets H after the first of them, in PSN order; its packet, restored
- * later, still goes.
+ * later, still goes.  Holding starts once repairs are seen to flow (a
+ * first clean block here): before that nothing could fill a gap within H.
  */
 static void hold_time(struct kunit *test)
 {
@@ -678,28 +808,32 @@ static void hold_time(struct kunit *test)
 	crem_pair_params_default(&par);
 	par.crf_cfg.hold_ns = 2 * MS;
 	p = new_pair(test, &par);
+	/* A clean first block: its repairs show the CRF they flow. */
+	send_writes(p, 4, 400);
+	crem_pair_run(p, p->sim.now_ns + 30 * MS);
+	KUNIT_ASSERT_EQ(test, p->nrx, 4);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HELD), 0);
 	h.d.base = p->next_psn;
 	h.block2 = h.d.base + 4;
 	p->user = &h;
 	p->drop_data = drop_mask;
 	p->drop_msg = drop_block2_repairs;
-	for (i = 0; i < 12; i++)
-		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 400);
+	send_writes(p, 12, 400);
 	crem_pair_run(p, p->sim.now_ns + 100 * MS);
 
 	/* Block 1: 0, 1 (restored), 2, 3, in order. */
-	KUNIT_ASSERT_GE(test, p->nrx, 12);
+	KUNIT_ASSERT_GE(test, p->nrx, 4 + 12);
 	for (i = 0; i < 4; i++) {
-		KUNIT_EXPECT_EQ(test, p->rx[i].psn, h.d.base + i);
-		KUNIT_EXPECT_EQ(test, p->rx[i].restored, i == 1);
+		KUNIT_EXPECT_EQ(test, p->rx[4 + i].psn, h.d.base + i);
+		KUNIT_EXPECT_EQ(test, p->rx[4 + i].restored, i == 1);
 	}
 	/* Block 2: 5 is lost with its repairs; 6.. wait H, then go in order. */
-	for (n = 4; n < p->nrx; n++)
+	for (n = 8; n < p->nrx; n++)
 		if (p->rx[n].psn == h.d.base + 6)
 			released6 = p->rx[n].at_ns;
 	arrived6 = crem_pair_rec(p, h.d.base + 6)->sent_ns + 5 * MS;
 	KUNIT_EXPECT_EQ(test, released6 - arrived6, 2 * MS);
-	for (n = 4; n + 1 < p->nrx && p->rx[n + 1].psn != h.d.base + 5; n++)
+	for (n = 8; n + 1 < p->nrx && p->rx[n + 1].psn != h.d.base + 5; n++)
 		if (p->rx[n].psn != h.d.base + 4)
 			KUNIT_EXPECT_EQ(test, p->rx[n + 1].psn, p->rx[n].psn + 1);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 1);
@@ -708,10 +842,469 @@ static void hold_time(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, h.d.base + 5)->restored);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RESTORED_LATE), 1);
 	KUNIT_EXPECT_EQ(test, p->restored, 2);
-	KUNIT_EXPECT_EQ(test, p->delivered, 12);
+	KUNIT_EXPECT_EQ(test, p->delivered, 16);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_LATE), 0);
 	end_pair(test, p);
 }
 
+/*
+ * Any one allocation of either engine failing, at start or later: the
+ * engine gives up cleanly (a receiver that cannot start frees only what it
+ * took, never the unset contents of what it got), and nothing leaks.  The
+ * kernel's memory limits make this common (crem_limits on the debug
+ * kernel: a failed CRF start freed garbage in kfree, an oops in softirq).
+ */
+static void alloc_failures(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	u64 n;
+
+	for (n = 1; n <= 24; n++) {
+		crem_pair_params_default(&par);
+		par.fail_alloc_nth = n;
+		par.manual_start = true;
+		p = calloc(1, sizeof(*p));
+		KUNIT_ASSERT_TRUE(test, p != NULL);
+		KUNIT_ASSERT_EQ(test, crem_pair_init(p, &par), 0);
+		/* The CSF's own start may be the one refused. */
+		if (crem_pair_start(p))
+			KUNIT_EXPECT_FALSE(test, p->csf_up);
+		crem_pair_establish(p, 200 * MS);
+		crem_pair_send(p, 16, 20 * US);
+		crem_pair_run(p, p->sim.now_ns + 50 * MS);
+		KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
+		free_pair(test, p);
+	}
+}
+
+/*
+ * H holds even when the flow's timer comes late (in the kernel a timeout
+ * that a busy CPU delayed) while sources arrive: before
+ * each, the owner lets go the held packets whose H has passed, so none
+ * waits much beyond H for a timer 20 ms late, and they go in PSN order.
+ * When the traffic stops too, only the timer is left: that lateness is
+ * counted (hold_late), not prevented.
+ */
+static void hold_time_late_timer(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct hold_case h = { .d.mask = 1u << 5, .block2_retx_too = true };
+	struct crem_pair *p;
+	u64 arrived6, released6 = 0;
+	size_t n;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.hold_ns = par.crf_cfg.hold_ns = 2 * MS;
+	par.crf_timer_late_ns = 20 * MS;
+	p = new_pair(test, &par);
+	send_writes(p, 4, 400);
+	crem_pair_run(p, p->sim.now_ns + 60 * MS);
+	KUNIT_ASSERT_EQ(test, p->nrx, 4);
+	h.d.base = p->next_psn;
+	h.block2 = h.d.base + 4;
+	p->user = &h;
+	p->drop_data = drop_mask;
+	p->drop_msg = drop_block2_repairs;
+	/* A source every 200 us, for 8 ms after the gap. */
+	crem_pair_send(p, 48, 200 * US);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+
+	KUNIT_ASSERT_GE(test, p->nrx, 4 + 47);
+	for (n = 4; n < p->nrx; n++)
+		if (p->rx[n].psn == h.d.base + 6)
+			released6 = p->rx[n].at_ns;
+	arrived6 = crem_pair_rec(p, h.d.base + 6)->sent_ns + 5 * MS;
+	KUNIT_EXPECT_GE(test, released6, arrived6 + 2 * MS);
+	KUNIT_EXPECT_LE(test, released6, arrived6 + 2 * MS + 200 * US);
+	/*
+	 * In PSN order (READ responses' PSNs are absent here): the released
+	 * go before the source that let them go.
+	 */
+	for (n = 4; n + 1 < p->nrx; n++)
+		KUNIT_EXPECT_GT(test, p->rx[n + 1].psn, p->rx[n].psn);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 1);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_LATE), 0);
+	/* Then silence: only the late timer is left to keep H. */
+	h.d.base = p->next_psn;
+	h.block2 = h.d.base + 4;
+	crem_pair_send(p, 8, 200 * US);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_EXPECT_EQ(test, p->crf.nheld, 0);
+	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_HOLD_LATE), 0);
+	end_pair(test, p);
+}
+
+/*
+ * k = 8, m = 2 and H = 2 ms at both ends, WRITEs only (every PSN carries a
+ * source); 16 clean sources @gap_ns apart first, whose repairs show the
+ * CRF they flow; then the data path drops @d's mask from the next PSN.
+ */
+static struct crem_pair *writes_pair(struct kunit *test, struct drops *d,
+				     u64 gap_ns)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	unsigned int i;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 8;
+	par.csf_cfg.m = 2;
+	par.csf_cfg.hold_ns = 2 * MS;
+	par.crf_cfg = par.csf_cfg;
+	p = new_pair(test, &par);
+	for (i = 0; i < CREM_TRAFFIC_NR_KINDS; i++)
+		p->traffic.weight[i] = i == CREM_TRAFFIC_WRITE;
+	crem_pair_send(p, 16, gap_ns);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_ASSERT_EQ(test, p->nrx, 16);
+	drop_from_next(p, d);
+	return p;
+}
+
+/*
+ * A slow flow: a source every 450 us, so a block of 8 takes 3.2 ms to
+ * fill, past H = 2 ms.  The CSF closes each block once H/2 has passed
+ * since its first source and its sources have paid for a repair (here 4
+ * sources, one repair), so a loss is restored while its successors are held:
+ * nothing expires, everything goes in order, and the repairs stay within
+ * m/k of the sources.
+ */
+static void slow_flow_blocks_close_within_hold(struct kunit *test)
+{
+	struct drops d = { .mask = 1u << 8 | 1u << 24 };
+	struct crem_pair *p;
+	u64 sent;
+	size_t n;
+
+	p = writes_pair(test, &d, 450 * US);
+	crem_pair_send(p, 40, 450 * US);
+	crem_pair_run(p, p->sim.now_ns + 200 * MS);
+
+	KUNIT_ASSERT_EQ(test, p->nrx, 16 + 40);
+	for (n = 16; n + 1 < p->nrx; n++)
+		KUNIT_EXPECT_EQ(test, p->rx[n + 1].psn, p->rx[n].psn + 1);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 8)->restored);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 24)->restored);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RESTORED_LATE), 0);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_BLOCKS_CLOSED_EARLY), 0);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_SCALED), 0);
+	sent = csf_stat(p, CREM_FS_REPAIRS_SENT);
+	KUNIT_EXPECT_LE(test, sent * 8, 56 * 2 + 2 * 2 * 8);
+	KUNIT_EXPECT_EQ(test, crem_pair_left_to_rdma(p), 0);
+	end_pair(test, p);
+}
+
+/*
+ * The end of a burst: three packets and then silence, the last of them
+ * lost.  Nothing after it shows the CRF a gap, and the RDMA transport
+ * would wait for its timeout; the block closes H/2 after its last source
+ * with m * 3 / k repairs rounded up (one), which restores it.
+ */
+static void burst_end_restores_lost_last_packet(struct kunit *test)
+{
+	struct drops d = { .mask = 1u << 2 };
+	struct crem_pair *p;
+
+	p = writes_pair(test, &d, 100 * US);
+	crem_pair_send(p, 3, 100 * US);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+
+	KUNIT_ASSERT_EQ(test, p->nrx, 19);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 2)->restored);
+	KUNIT_EXPECT_EQ(test, crem_pair_count(p, CREM_PAIR_REV,
+					      CREM_MSG_REPAIR_REQUEST), 0);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_BLOCKS_CLOSED_EARLY), 0);
+	KUNIT_EXPECT_EQ(test, crem_pair_left_to_rdma(p), 0);
+	end_pair(test, p);
+}
+
+/*
+ * With no repairs flowing (here m = 0: coded retransmission only, a round
+ * trip away), nothing could fill a gap within H: packets after a gap go on
+ * at once, never held.
+ */
+static void no_hold_without_repairs(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d = { .mask = 1u << 1 | 1u << 9 };
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	par.crf_cfg.hold_ns = 2 * MS;
+	par.csf_cfg.m = 0;
+	par.csf_cfg.adaptive = false;
+	p = new_pair(test, &par);
+	drop_from_next(p, &d);
+	crem_pair_send(p, 16, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HELD), 0);
+	KUNIT_EXPECT_EQ(test, p->delivered, 16);
+	end_pair(test, p);
+}
+
+/*
+ * A long H and allowance (3 s, as an operator may set), a block that
+ * never completes and packets held behind its gap, then silence: the
+ * held packets go when H says, and no timeout leaves the flow's deadline
+ * in the past (a window that cannot shrink while a block is open once
+ * did, and the timer then fired without end in softirq).
+ */
+static void long_hold_no_timer_loop(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct hold_case h = { .d.mask = 1u << 5, .block2_retx_too = true };
+	struct crem_pair *p;
+	u64 start;
+
+	crem_pair_params_default(&par);
+	par.crf_cfg.hold_ns = 3000 * MS;
+	par.crf_cfg.reorder_ns = 3000 * MS;
+	p = new_pair(test, &par);
+	h.d.base = p->next_psn;
+	h.block2 = h.d.base + 4;
+	p->user = &h;
+	p->drop_data = drop_mask;
+	p->drop_msg = drop_block2_repairs;
+	start = p->sim.now_ns;
+	send_writes(p, 8, 400);
+	crem_pair_run(p, start + 8 * MS);
+	KUNIT_EXPECT_EQ(test, p->crf.nheld, 2);
+	crem_pair_run(p, start + 2900 * MS);
+	KUNIT_EXPECT_EQ(test, p->timeouts_rearmed_past, 0);
+	crem_pair_run(p, start + 3100 * MS);
+	KUNIT_EXPECT_EQ(test, p->crf.nheld, 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_LATE), 0);
+	crem_pair_run(p, start + 5000 * MS);
+	end_pair(test, p);
+}
+
+/*
+ * crem_crf_release_held(): every held packet goes at once, in PSN order,
+ * long before H (the kernel calls it when their device goes away); the
+ * gap it skips is the RDMA transport's, or a late restore's.
+ */
+static void release_held_now(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct hold_case h = { .d.mask = 1u << 5 };
+	struct crem_pair *p;
+	unsigned int held;
+	size_t n;
+
+	crem_pair_params_default(&par);
+	par.crf_cfg.hold_ns = 50 * MS;
+	p = new_pair(test, &par);
+	h.d.base = p->next_psn;
+	h.block2 = h.d.base + 4;
+	p->user = &h;
+	p->drop_data = drop_mask;
+	p->drop_msg = drop_block2_repairs;
+	send_writes(p, 8, 400);
+	/* 6 and 7 are held behind 5; nothing has given up on the gap yet. */
+	crem_pair_run(p, p->sim.now_ns + 8 * MS);
+	held = p->crf.nheld;
+	KUNIT_EXPECT_EQ(test, held, 2);
+	KUNIT_EXPECT_EQ(test, p->nrx, 5);
+
+	crem_crf_release_held(&p->crf);
+	KUNIT_EXPECT_EQ(test, p->crf.nheld, 0);
+	KUNIT_ASSERT_EQ(test, p->nrx, 7);
+	for (n = 5; n < 7; n++)
+		KUNIT_EXPECT_EQ(test, p->rx[n].psn, h.d.base + n + 1);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
+	/* 5 still comes, restored late by coded retransmission. */
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, h.d.base + 5)->restored);
+	KUNIT_EXPECT_EQ(test, p->delivered, 8);
+	end_pair(test, p);
+}
+
+/*
+ * The receiver's window takes symbol memory only as sources land in it,
+ * and gives it all back once the flow has been quiet: a new flow costs no
+ * symbols (creating it is cheap enough for the receive path), and a flow
+ * that stops holds none.  It then protects the next burst as before.
+ */
+static void window_follows_traffic(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d = { .mask = 1u << 3 };
+	struct crem_pair *p;
+	u64 idle;
+
+	crem_pair_params_default(&par);
+	p = new_pair(test, &par);
+	KUNIT_EXPECT_EQ(test, p->crf.nchunks_live, 0);
+	KUNIT_EXPECT_GT(test, p->crf.nchunks, 1);
+	drop_from_next(p, &d);
+
+	crem_pair_send(p, 16, 10 * US);
+	crem_pair_run(p, p->sim.now_ns + 50 * MS);
+	KUNIT_EXPECT_EQ(test, p->restored, 1);
+	/* Sixteen sources fill only the chunks they landed in. */
+	KUNIT_EXPECT_GT(test, p->crf.nchunks_live, 0);
+	KUNIT_EXPECT_LE(test, p->crf.nchunks_live,
+			16 / p->crf.chunk_syms + 2);
+
+	idle = par.crf_cfg.window_idle_ns;
+	crem_pair_run(p, p->sim.now_ns + idle + 100 * MS);
+	KUNIT_EXPECT_EQ(test, p->crf.nchunks_live, 0);
+	KUNIT_EXPECT_EQ(test, p->crf.state, CREM_CRF_ACTIVE);
+
+	/* The next burst: the window is taken again and restores. */
+	d.base = p->next_psn;
+	d.mask = 1u << 5;
+	crem_pair_send(p, 16, 10 * US);
+	crem_pair_run(p, p->sim.now_ns + 50 * MS);
+	KUNIT_EXPECT_EQ(test, p->restored, 2);
+	KUNIT_EXPECT_GT(test, p->crf.nchunks_live, 0);
+	KUNIT_EXPECT_EQ(test, p->delivered, 32);
+	end_pair(test, p);
+}
+
+static bool no_id_taken(void *ctx, u32 id)
+{
+	return false;
+}
+
+/*
+ * A receiver flow sends nothing while it is being made: the CSF starts
+ * sending to the Flow ID the moment HELLO_ACK arrives, so the HELLO_ACK
+ * leaves only when the owner says the flow can be found (crem_crf_answer(),
+ * after publication in the kernel).  It is sent once; a retransmitted
+ * HELLO is answered again.
+ */
+static void hello_ack_after_publication(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_msg hello = {
+		.type = CREM_MSG_HELLO,
+		.hello = {
+			.flow_kind = CREM_FLOW_ROCEV2, .af = CREM_AF_INET,
+			.schemes = 1u << CREM_FEC_CAUCHY_RS, .max_k = 64,
+			.max_m = 8, .max_t = 1100, .rdma_mtu = 1024,
+			.nonce = 0x1234, .src = { 192, 0, 2, 2 },
+			.dst = { 192, 0, 2, 1 }, .flow_label = 0x11,
+		},
+	};
+	struct crem_pair *p = calloc(1, sizeof(*p));
+
+	KUNIT_ASSERT_TRUE(test, p != NULL);
+	crem_pair_params_default(&par);
+	par.manual_start = true;
+	KUNIT_ASSERT_EQ(test, crem_pair_init(p, &par), 0);
+	KUNIT_ASSERT_EQ(test, crem_crf_start(&p->crf, &p->crf_env, &p->crf,
+					     &par.crf_cfg, &hello, no_id_taken,
+					     NULL), 0);
+	p->crf_up = true;
+	KUNIT_EXPECT_EQ(test, p->nlog, 0);
+	KUNIT_EXPECT_EQ(test, crem_crf_answer(&p->crf), 0);
+	KUNIT_EXPECT_EQ(test, crem_pair_count(p, CREM_PAIR_REV,
+					      CREM_MSG_HELLO_ACK), 1);
+	KUNIT_EXPECT_EQ(test, crem_crf_answer(&p->crf), -EALREADY);
+	KUNIT_EXPECT_EQ(test, crem_crf_hello_again(&p->crf, &hello), 0);
+	KUNIT_EXPECT_EQ(test, crem_pair_count(p, CREM_PAIR_REV,
+					      CREM_MSG_HELLO_ACK), 2);
+	KUNIT_EXPECT_EQ(test, p->log[0].msg.flow_id,
+			p->crf.flow_id);
+	end_pair(test, p);
+}
+
+/*
+ * Decoding runs outside the flow's serialisation (crem_crf_decode_claim()):
+ * while a block is out, the flow's other calls go on - sources, REPAIRs
+ * and timeouts of other blocks - and its busy slot is neither stepped nor
+ * reused; when it comes back its packets are restored once.  A flow that
+ * ends while a block is out frees the block when it comes back.
+ */
+static void decode_outside_serialisation(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d = { .mask = 1u << 1 | 1u << 2 };
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	par.crf_cfg.max_open_blocks = 2;
+	p = new_pair(test, &par);
+	drop_from_next(p, &d);
+	p->defer_decode = true;
+	send_writes(p, 4, 300);
+	crem_pair_run(p, p->sim.now_ns + 20 * MS);
+	KUNIT_ASSERT_TRUE(test, p->have_deferred);
+	KUNIT_EXPECT_EQ(test, p->deferred.start, d.base);
+	KUNIT_EXPECT_EQ(test, crem_set_count(&p->deferred.missing), 2);
+	KUNIT_EXPECT_EQ(test, p->restored, 0);
+
+	/* Blocks after it go on, long past its deadlines, in the other slot. */
+	send_writes(p, 12, 300);
+	crem_pair_run(p, p->sim.now_ns + 200 * MS);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_REQUESTS_SENT), 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_BLOCKS_FELL_BACK), 0);
+	KUNIT_EXPECT_EQ(test, p->crf.slots[0].busy + p->crf.slots[1].busy, 1);
+
+	crem_pair_finish_decode(p);
+	KUNIT_EXPECT_EQ(test, p->restored, 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_BLOCKS_DECODED), 1);
+	KUNIT_EXPECT_EQ(test, p->restored_twice, 0);
+	KUNIT_EXPECT_EQ(test, p->crf.slots[0].busy + p->crf.slots[1].busy, 0);
+
+	/* Out again, and the flow ends meanwhile: the block is only freed. */
+	d.base = p->next_psn;
+	send_writes(p, 4, 300);
+	crem_pair_run(p, p->sim.now_ns + 20 * MS);
+	KUNIT_ASSERT_TRUE(test, p->have_deferred);
+	crem_crf_close(&p->crf, CREM_CLOSE_NORMAL);
+	p->crf_up = false;
+	crem_pair_finish_decode(p);
+	KUNIT_EXPECT_EQ(test, p->restored, 2);
+	end_pair(test, p);
+}
+
+/*
+ * An owner that can afford only a small decode where it runs (the
+ * kernel's REPAIR softirq) claims within a budget: a dearer block stays
+ * due, for a claim without one, and is restored then.
+ */
+static void decode_within_budget(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d = { .mask = 1u << 1 };
+	struct crem_crf_decode job;
+	const struct crem_crf_block *b = NULL;
+	struct crem_pair *p;
+	size_t cost;
+	unsigned int i;
+
+	crem_pair_params_default(&par);
+	p = new_pair(test, &par);
+	drop_from_next(p, &d);
+	p->no_decode = true;
+	send_writes(p, 4, 300);
+	crem_pair_run(p, p->sim.now_ns + 20 * MS);
+	KUNIT_ASSERT_TRUE(test, crem_crf_decode_pending(&p->crf));
+	for (i = 0; i < p->crf.cfg.max_open_blocks; i++)
+		if (p->crf.slots[i].decode_due)
+			b = p->crf.slots[i].block;
+	KUNIT_ASSERT_TRUE(test, b != NULL);
+	/* One source to restore: a pass over the block's k symbols. */
+	cost = (size_t)b->k * b->symbol_len;
+	KUNIT_EXPECT_FALSE(test, crem_crf_decode_claim_within(&p->crf, &job,
+							      cost - 1));
+	KUNIT_EXPECT_TRUE(test, crem_crf_decode_pending(&p->crf));
+	KUNIT_EXPECT_EQ(test, p->restored, 0);
+	KUNIT_ASSERT_TRUE(test, crem_crf_decode_claim_within(&p->crf, &job,
+							     cost));
+	KUNIT_EXPECT_EQ(test, job.start, d.base);
+	KUNIT_EXPECT_FALSE(test, crem_crf_decode_pending(&p->crf));
+	crem_crf_decode_run(&job, p->work);
+	crem_crf_decode_finish(&p->crf, &job);
+	KUNIT_EXPECT_EQ(test, p->restored, 1);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 1)->restored);
+	p->no_decode = false;
+	end_pair(test, p);
+}
 
 /* The loss of every data packet, from now on, at @p. */
 static void data_loss(struct crem_pair *p, double rate)
@@ -871,15 +1464,13 @@ static void path_report_drops(struct kunit *test)
 	u32 dropped[2];
 	struct crem_pair *p;
 	u64 acked;
-	unsigned int i;
 
 	crem_pair_params_default(&par);
 	p = new_pair(test, &par);
 	/* Hold the RDMA ACKs back, so that the blocks stay kept. */
 	p->par.ack.loss = (struct crem_sim_loss){ .kind = CREM_SIM_LOSS_IID,
 						   .p = 1.0 };
-	for (i = 0; i < 8; i++)
-		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 300);
+	send_writes(p, 8, 300);
 	crem_pair_run(p, p->sim.now_ns + 1 * MS);
 	acked = csf_stat(p, CREM_FS_BLOCKS_ACKED);
 
@@ -965,6 +1556,9 @@ static void close_and_idle(struct kunit *test)
 /*
  * Ordinary repairs stay within m/k of the packet rate (plus two blocks'
  * burst), carry the flow's DSCP, and follow their block on the wire.
+ * Blocks with READs' absent positions get fewer repairs; single packets
+ * that each end a burst ask for more than the rate allows, and the rate
+ * holds them back.
  */
 static void repair_rate_and_dscp(struct kunit *test)
 {
@@ -981,19 +1575,27 @@ static void repair_rate_and_dscp(struct kunit *test)
 	/* READs consume PSNs without packets: fewer sources per block. */
 	p->traffic.weight[CREM_TRAFFIC_READ] = 6;
 	crem_pair_send(p, 3000, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 70 * MS);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_SCALED), 0);
+	for (i = 0; i < 64; i++) {
+		crem_pair_send_kind(p, CREM_TRAFFIC_WRITE, 400);
+		crem_pair_run(p, p->sim.now_ns + 2 * MS);
+	}
 	crem_pair_run(p, p->sim.now_ns + 100 * MS);
 	sent = csf_stat(p, CREM_FS_REPAIRS_SENT);
-	KUNIT_EXPECT_LE(test, sent * 8, 3000 * 4 + 2 * 4 * 8);
+	KUNIT_EXPECT_LE(test, sent * 8, (3000 + 64) * 4 + 2 * 4 * 8);
 	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_DEFERRED), 0);
 	/*
 	 * Every repair of every closed block is sent, dropped for the rate,
-	 * withheld by the policy, or still due; on this clean path the
+	 * withheld by the policy, not due because the block had fewer
+	 * sources than k (READs), or still due; on this clean path the
 	 * policy withholds none.
 	 */
 	KUNIT_EXPECT_FALSE(test, p->csf.policy.repair_trouble);
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_WITHHELD), 0);
 	KUNIT_EXPECT_EQ(test, sent + csf_stat(p, CREM_FS_REPAIRS_RATE_DROPPED) +
 			csf_stat(p, CREM_FS_REPAIRS_WITHHELD) +
+			csf_stat(p, CREM_FS_REPAIRS_SCALED) +
 			p->csf.repairs_due,
 			4 * (csf_stat(p, CREM_FS_BLOCKS) - p->csf.open));
 	for (i = 0; i < p->nlog; i++)
@@ -1035,15 +1637,29 @@ static void property_short(struct kunit *test)
 
 static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(draft_example),
+	KUNIT_CASE(real_loss_stays_loss),
 	KUNIT_CASE(clean_path),
+	KUNIT_CASE(reordering_is_not_loss),
 	KUNIT_CASE(acks_of_other_qps_ignored),
 	KUNIT_CASE(read_absent_positions_and_info),
 	KUNIT_CASE(config_change_with_updates_lost),
 	KUNIT_CASE(hello_lost_with_backoff),
+	KUNIT_CASE(hello_answered_late),
 	KUNIT_CASE(request_lost_then_fallback),
 	KUNIT_CASE(psn_wrap),
 	KUNIT_CASE(forged_repair),
 	KUNIT_CASE(hold_time),
+	KUNIT_CASE(hold_time_late_timer),
+	KUNIT_CASE(slow_flow_blocks_close_within_hold),
+	KUNIT_CASE(burst_end_restores_lost_last_packet),
+	KUNIT_CASE(alloc_failures),
+	KUNIT_CASE(no_hold_without_repairs),
+	KUNIT_CASE(release_held_now),
+	KUNIT_CASE(long_hold_no_timer_loop),
+	KUNIT_CASE(window_follows_traffic),
+	KUNIT_CASE(hello_ack_after_publication),
+	KUNIT_CASE(decode_outside_serialisation),
+	KUNIT_CASE(decode_within_budget),
 	KUNIT_CASE(circuit_breaker),
 	KUNIT_CASE(congestion_keeps_m_cong),
 	KUNIT_CASE(path_report_drops),

@@ -242,6 +242,15 @@ static void *held_copy(const u8 *pkt, size_t len)
 	return h;
 }
 
+static void crf_decode(struct crem_pair *p);
+
+/* The owner's engine work, woken by a packet that made a block due. */
+static void decode_event(struct crem_sim *sim, void *arg, const u8 *data,
+			 size_t len)
+{
+	crf_decode(arg);
+}
+
 static void data_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 			size_t len)
 {
@@ -258,10 +267,14 @@ static void data_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 	}
 	h = held_copy(data, len);
 	p->in_packet_call = true;
+	/* As the kernel's hook: what this lets go goes before the source. */
+	crem_crf_expire_held(&p->crf, r.psn);
 	verdict = crem_crf_source(&p->crf, data, &r,
 				  data + (r.af == 4 ? 20 : 40) + 8,
 				  len - (r.af == 4 ? 20 : 40) - 8, h);
 	p->in_packet_call = false;
+	if (crem_crf_decode_pending(&p->crf))
+		crem_sim_at(&p->sim, p->sim.now_ns, decode_event, p, NULL, 0);
 	if (verdict == CREM_CRF_HOLD)
 		return;
 	free(h);
@@ -402,6 +415,40 @@ static bool in_use(void *ctx, u32 id)
 	return false;
 }
 
+/*
+ * The owner's part of decoding (crem_crf_decode_claim()): every block due
+ * is decoded after the engine call that made it due, as the kernel's
+ * engine work does, but here at once.
+ */
+static void crf_decode(struct crem_pair *p)
+{
+	struct crem_crf_decode job;
+
+	if (p->have_deferred || p->no_decode)
+		return;
+	while (p->crf_up && crem_crf_decode_claim(&p->crf, &job)) {
+		if (p->defer_decode) {
+			p->deferred = job;
+			p->have_deferred = true;
+			return;
+		}
+		p->coded++;
+		p->coded_in_packet_call += p->in_packet_call;
+		crem_crf_decode_run(&job, p->work);
+		crem_crf_decode_finish(&p->crf, &job);
+	}
+}
+
+void crem_pair_finish_decode(struct crem_pair *p)
+{
+	if (!p->have_deferred)
+		return;
+	p->have_deferred = false;
+	p->coded++;
+	crem_crf_decode_run(&p->deferred, p->work);
+	crem_crf_decode_finish(&p->crf, &p->deferred);
+}
+
 static void msg_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 		       size_t len)
 {
@@ -414,11 +461,14 @@ static void msg_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 	if (!p->crf_up && m.type == CREM_MSG_HELLO) {
 		p->crf_up = !crem_crf_start(&p->crf, &p->crf_env, &p->crf,
 					    &p->par.crf_cfg, &m, in_use, p);
+		if (p->crf_up)
+			crem_crf_answer(&p->crf);
 		return;
 	}
 	if (!p->crf_up)
 		return;
 	crem_crf_receive(&p->crf, &m, (data[1] & 3) == 3);
+	crf_decode(p);
 	if (p->crf.state == CREM_CRF_CLOSED)
 		p->crf_up = false;
 }
@@ -502,6 +552,8 @@ static void crf_arm(void *ctx, void *owner, u64 deadline)
 {
 	struct crem_pair *p = ctx;
 
+	if (deadline != CREM_NO_DEADLINE)
+		deadline += p->par.crf_timer_late_ns;
 	crem_sim_timer_arm(&p->sim, &p->crf_timer, deadline);
 }
 
@@ -542,9 +594,14 @@ static void env_random(void *ctx, void *buf, size_t len)
 static void *env_alloc(void *ctx, void *owner, size_t size)
 {
 	struct crem_pair *p = ctx;
-	void *mem = malloc(size);
+	void *mem;
 
+	if (p->par.fail_alloc_nth && ++p->alloc_calls == p->par.fail_alloc_nth)
+		return NULL;
+	mem = malloc(size);
 	if (mem) {
+		/* alloc() promises no contents: the engine must not rely on any. */
+		memset(mem, 0x5a, size);
 		p->mem_now += size;
 		p->allocs++;
 		if (p->mem_now > p->mem_peak)
@@ -596,8 +653,14 @@ static void csf_fire(struct crem_sim_timer *t)
 {
 	struct crem_pair *p = pair_of(t, csf_timer);
 
-	if (p->csf_up)
+	/* The kernel runs timeouts in softirq or its tick work: never coding. */
+	p->in_packet_call = true;
+	if (p->csf_up) {
 		crem_csf_timeout(&p->csf);
+		if (p->csf.armed_ns <= p->sim.now_ns)
+			p->timeouts_rearmed_past++;
+	}
+	p->in_packet_call = false;
 }
 
 static void crf_fire(struct crem_sim_timer *t)
@@ -606,7 +669,15 @@ static void crf_fire(struct crem_sim_timer *t)
 
 	if (!p->crf_up)
 		return;
+	p->in_packet_call = true;
 	crem_crf_timeout(&p->crf);
+	p->in_packet_call = false;
+	/* In the kernel the decode waits for a worker that may not run. */
+	if (p->crf.state == CREM_CRF_ACTIVE &&
+	    p->crf.armed_ns <= p->sim.now_ns &&
+	    ++p->timeouts_rearmed_past > 1000)
+		crem_crf_close(&p->crf, CREM_CLOSE_NORMAL);	/* end the loop */
+	crf_decode(p);
 	if (p->crf.state == CREM_CRF_CLOSED)
 		p->crf_up = false;
 }

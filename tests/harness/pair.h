@@ -40,6 +40,13 @@ struct crem_pair_params {
 	u32 ack_every;		/* the receiver acknowledges every n */
 	bool ipv6;
 	bool manual_start;	/* crem_pair_start() starts the CSF */
+	/*
+	 * The CRF's timer fires this late, as the kernel's timeout may on a
+	 * busy CPU.
+	 */
+	u64 crf_timer_late_ns;
+	/* The n-th allocation of either engine fails (0: none does). */
+	u64 fail_alloc_nth;
 };
 
 /* Defaults: 5 ms each way, no loss, k=4 m=2 fixed, a mix of traffic. */
@@ -118,15 +125,30 @@ struct crem_pair {
 	u64 sources, first_lost, delivered, passed, restored, restored_bad;
 	u64 restored_twice, restored_unrequested, duplicates, rdma_resent;
 	u64 mem_now, mem_peak, allocs;
+	u64 alloc_calls;	/* with fail_alloc_nth: allocations asked */
 	u64 left_finalized;	/* left to RDMA, among forgotten records */
 	u64 *latency_ns;
 	size_t nlatency, latency_cap;
 	u64 repair_bytes;	/* REPAIR messages sent by the CSF */
 	u64 events[CREM_EV_BREAKER + 1];	/* engine events by type */
 	u64 source_bytes;	/* UDP payloads of first transmissions */
-	/* matrix coding (scratch taken), and how much inside packet calls */
+	/*
+	 * matrix coding (scratch taken), and how much inside packet calls
+	 * and timeouts, which run in softirq or the tick work in the kernel
+	 */
 	bool in_packet_call;
+	/* Timeouts that left the deadline at or before now (a busy loop). */
+	u64 timeouts_rearmed_past;
 	u64 coded, coded_in_packet_call;
+	/*
+	 * Tests of decoding outside the flow's serialisation: with
+	 * defer_decode, a claimed block waits in @deferred until
+	 * crem_pair_finish_decode().
+	 */
+	bool defer_decode, have_deferred;
+	/* The owner decodes nothing; the test claims (crem_crf_decode_*). */
+	bool no_decode;
+	struct crem_crf_decode deferred;
 };
 
 /* Build the pair; the CSF starts negotiating at once unless manual_start. */
@@ -161,6 +183,9 @@ int crem_pair_path_report(struct crem_pair *p, struct crem_msg *m);
  * RDMA transport's own resend: what crem left to the RDMA transport.
  */
 u64 crem_pair_left_to_rdma(const struct crem_pair *p);
+
+/* Decode and hand back the block held by defer_decode, if any. */
+void crem_pair_finish_decode(struct crem_pair *p);
 
 /* Does the CRF's count of open slots match its slots? */
 bool crem_pair_open_count_ok(const struct crem_pair *p);

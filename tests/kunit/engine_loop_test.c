@@ -50,6 +50,7 @@ struct loop {
 	u32 late_data;			/* bit n: PSN base + n comes late */
 	int forge;			/* flip a byte of the next REPAIR */
 	bool drop_ordinary;		/* lose every ordinary REPAIR */
+	unsigned int lose_ordinary;	/* lose the next n ordinary REPAIRs */
 	/* a retransmission that differs (rxe sets AckReq afresh) */
 	u8 variant[LOOP_MAX];
 	u16 variant_len;
@@ -154,9 +155,13 @@ static int env_send(void *ctx, void *owner, const u8 *msg, size_t len, u8 dscp)
 	u8 copy[LOOP_MAX];
 
 	if (owner == &l->csf) {
-		if (l->drop_ordinary && (msg[0] & 0x0f) == CREM_MSG_REPAIR &&
-		    !(msg[1] & (CREM_REPAIR_F_RETX | CREM_REPAIR_F_INFO)))
+		if ((l->drop_ordinary || l->lose_ordinary) &&
+		    (msg[0] & 0x0f) == CREM_MSG_REPAIR &&
+		    !(msg[1] & (CREM_REPAIR_F_RETX | CREM_REPAIR_F_INFO))) {
+			if (l->lose_ordinary)
+				l->lose_ordinary--;
 			return 0;
+		}
 		memcpy(copy, msg, len);
 		if (l->forge && (msg[0] & 0x0f) == CREM_MSG_REPAIR &&
 		    !(msg[1] & (CREM_REPAIR_F_RETX | CREM_REPAIR_F_INFO)) &&
@@ -225,9 +230,11 @@ static void env_random(void *ctx, void *buf, size_t len)
 static void *env_alloc(void *ctx, void *owner, size_t size)
 {
 	struct loop *l = ctx;
-	void *mem = kunit_kzalloc(l->test, size, GFP_KERNEL);
+	void *mem = kunit_kmalloc(l->test, size, GFP_KERNEL);
 
 	if (mem) {
+		/* alloc() promises no contents (env.h). */
+		memset(mem, 0x5a, size);
 		l->mem += size;
 		l->allocs++;
 	}
@@ -266,6 +273,17 @@ static bool no_id_in_use(void *ctx, u32 id)
 
 /* ---- running it --------------------------------------------------- */
 
+/* The owner's part of decoding: every due block, after the engine call. */
+static void crf_decode(struct loop *l)
+{
+	struct crem_crf_decode job;
+
+	while (l->crf_up && crem_crf_decode_claim(&l->crf, &job)) {
+		crem_crf_decode_run(&job, env_work(l));
+		crem_crf_decode_finish(&l->crf, &job);
+	}
+}
+
 static void arrive(struct loop *l, struct loop_item *it)
 {
 	struct crem_roce_pkt r;
@@ -287,6 +305,7 @@ static void arrive(struct loop *l, struct loop_item *it)
 			receive(l, it->buf, it->len, false);
 		}
 		l->in_packet_call = false;
+		crf_decode(l);
 		break;
 	case TO_CRF_MSG:
 		if (crem_wire_parse(it->buf, it->len, &m, NULL) != CREM_WIRE_OK)
@@ -294,9 +313,11 @@ static void arrive(struct loop *l, struct loop_item *it)
 		if (!l->crf_up && m.type == CREM_MSG_HELLO)
 			l->crf_up = !crem_crf_start(&l->crf, &l->crf_env,
 						    &l->crf, &l->csf.cfg, &m,
-						    no_id_in_use, l);
+						    no_id_in_use, l) &&
+				    !crem_crf_answer(&l->crf);
 		else if (l->crf_up)
 			crem_crf_receive(&l->crf, &m, false);
+		crf_decode(l);
 		break;
 	case TO_CSF_MSG:
 		if (crem_wire_parse(it->buf, it->len, &m, NULL) == CREM_WIRE_OK)
@@ -334,10 +355,16 @@ static void run_until(struct loop *l, u64 until)
 		l->now = at;
 		if (which == 1) {
 			l->csf_deadline = CREM_NO_DEADLINE;
+			/* Timeouts never code in the kernel either. */
+			l->in_packet_call = true;
 			crem_csf_timeout(&l->csf);
+			l->in_packet_call = false;
 		} else if (which == 2) {
 			l->crf_deadline = CREM_NO_DEADLINE;
+			l->in_packet_call = true;
 			crem_crf_timeout(&l->crf);
+			l->in_packet_call = false;
+			crf_decode(l);
 		} else {
 			next->used = false;
 			arrive(l, next);
@@ -399,6 +426,8 @@ static struct loop *loop_start(struct kunit *test, u8 k, u8 m, u32 first_psn)
 	cfg.adaptive = false;
 	cfg.limits.max_t = 1024 + 64 + 2;
 	cfg.initial_rtt_ns = 2 * ONE_WAY_NS;
+	/* H: the CSF closes no block of these 20 us bursts early for it. */
+	cfg.hold_ns = 1 * CREM_MS;
 	cfg.max_blocks = ARRAY_SIZE(l->ring);
 	cfg.max_open_blocks = 16;
 	l->base = first_psn & CREM_PSN_MASK;
@@ -496,20 +525,15 @@ static void loop_forged_repair(struct kunit *test)
  * CRF must not decode with it: the other lost packet of the block is
  * restored exactly, and the late one is not delivered twice.
  */
-static void loop_late_retransmission_differs(struct kunit *test)
+/* Send PSN base + @off again with AckReq flipped, as rxe resends it. */
+static void send_variant(struct loop *l, u32 off)
 {
-	struct loop *l = loop_start(test, 4, 2, 900);
 	u8 *v = l->variant;
 	u32 icrc;
 
-	l->drop_data = 1u << 1 | 1u << 2;
-	l->drop_ordinary = true;
-	send_writes(l, 4, 600);
-	/* PSN base + 1 again, 3 ms later, with AckReq flipped. */
-	run_until(l, l->now + 3 * CREM_MS);
-	l->variant_off = 1;
-	l->variant_len = l->sent_len[1];
-	memcpy(v, l->sent[1], l->variant_len);
+	l->variant_off = off;
+	l->variant_len = l->sent_len[off];
+	memcpy(v, l->sent[off], l->variant_len);
 	v[28 + 8] ^= 0x80;
 	icrc = crem_roce_icrc(v, l->variant_len);
 	v[l->variant_len - 4] = icrc;
@@ -517,6 +541,18 @@ static void loop_late_retransmission_differs(struct kunit *test)
 	v[l->variant_len - 2] = icrc >> 16;
 	v[l->variant_len - 1] = icrc >> 24;
 	queue(l, TO_CRF_DATA, v, l->variant_len);
+}
+
+static void loop_late_retransmission_differs(struct kunit *test)
+{
+	struct loop *l = loop_start(test, 4, 2, 900);
+
+	l->drop_data = 1u << 1 | 1u << 2;
+	l->drop_ordinary = true;
+	send_writes(l, 4, 600);
+	/* PSN base + 1 again, 3 ms later, with AckReq flipped. */
+	run_until(l, l->now + 3 * CREM_MS);
+	send_variant(l, 1);
 	run_until(l, l->now + 60 * CREM_MS);
 	KUNIT_EXPECT_EQ(test, l->crf.stats.v[CREM_FS_SOURCES_LATE], 1);
 	KUNIT_EXPECT_EQ(test, l->crf.stats.v[CREM_FS_ICRC_FAILURES], 0);
@@ -524,6 +560,33 @@ static void loop_late_retransmission_differs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l->arrived[2], 1);
 	KUNIT_EXPECT_EQ(test, l->restored[1], 0);
 	KUNIT_EXPECT_EQ(test, l->arrived[1], 1);
+	loop_end(test, l);
+}
+
+/*
+ * The block's last source is lost, and so is a source before it and one
+ * of the two repairs.  Nothing after the last one came, so nothing saw it
+ * missing; its retransmission (AckReq flipped) comes after the block's
+ * REPAIR, which followed the block on the wire: a retransmission, not a
+ * source to decode with.  Decoding with it restored a wrong packet (the
+ * ICRC caught it; crem_host on 6.1 saw this).
+ */
+static void loop_tail_retransmission_after_repair(struct kunit *test)
+{
+	struct loop *l = loop_start(test, 4, 2, 1300);
+
+	l->drop_data = 1u << 1 | 1u << 3;
+	l->lose_ordinary = 1;
+	send_writes(l, 4, 600);
+	/* The REPAIR is in at 5 ms; the resent last source at 11 ms. */
+	run_until(l, l->now + 6 * CREM_MS);
+	send_variant(l, 3);
+	run_until(l, l->now + 60 * CREM_MS);
+	KUNIT_EXPECT_EQ(test, l->lose_ordinary, 0);
+	KUNIT_EXPECT_EQ(test, l->crf.stats.v[CREM_FS_ICRC_FAILURES], 0);
+	KUNIT_EXPECT_EQ(test, l->restored[1], 1);
+	KUNIT_EXPECT_EQ(test, l->arrived[1], 1);
+	KUNIT_EXPECT_EQ(test, l->arrived[3], 1);
 	loop_end(test, l);
 }
 
@@ -557,6 +620,7 @@ static struct kunit_case crem_engine_loop_test_cases[] = {
 	KUNIT_CASE(loop_psn_wrap),
 	KUNIT_CASE(loop_forged_repair),
 	KUNIT_CASE(loop_late_retransmission_differs),
+	KUNIT_CASE(loop_tail_retransmission_after_repair),
 	KUNIT_CASE(loop_source_completes_block),
 	{}
 };

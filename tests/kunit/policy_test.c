@@ -111,22 +111,92 @@ static void policy_path_report_evidence(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pol.congestion);
 }
 
+/*
+ * Reports every SRTT (10 ms), each of 1000 packets with @lost_ppm lost,
+ * @sent REPAIRs sent, @lost of them lost, @ce of them CE-marked.
+ */
+static void feed_repairs(struct crem_policy *pol, u64 from, u64 to,
+			 u32 lost_ppm, u32 sent, u32 lost, u32 ce)
+{
+	u64 t;
+
+	for (t = from; t < to; t += 10 * MS) {
+		struct crem_wire_loss_report r = {
+			.interval_us = 10000, .expected = 1000,
+			.repairs_received = sent - lost,
+			.repairs_ce_marked = ce,
+		};
+
+		r.received = r.expected - (u64)r.expected * lost_ppm / 1000000;
+		crem_policy_loss_report(pol, &r, sent, t);
+	}
+}
+
+static void feed_srtt(struct crem_policy *pol, u64 from, u64 to, u32 lost_ppm,
+		      u32 repairs_lost)
+{
+	feed_repairs(pol, from, to, lost_ppm, 100, repairs_lost, 0);
+}
+
 static void policy_repair_trouble_lowers_m(struct kunit *test)
 {
 	struct crem_policy pol;
 
 	crem_policy_init(&pol, &params, 0);
-	feed(&pol, 0, 1 * S, 10000, 0, 0);
+	feed_srtt(&pol, 0, 1 * S, 10000, 1);
 	KUNIT_ASSERT_EQ(test, crem_policy_m(&pol), 4);
+	KUNIT_ASSERT_FALSE(test, pol.repair_trouble);
 	/*
 	 * 1 % of the data but 15 % of the repairs lost: the repairs' path is
-	 * worse.  Within a second m steps down; after a second of it, zero.
+	 * worse.  Once a window of reports shows it (64 reports, by 2 s), m
+	 * steps down, a step per 250 ms; after a second of it, zero.
 	 */
-	feed(&pol, 1 * S, 1 * S + 900 * MS, 10000, 0, 150);
+	feed_srtt(&pol, 1 * S, 2 * S + 300 * MS, 10000, 15);
 	KUNIT_EXPECT_TRUE(test, pol.repair_trouble);
 	KUNIT_EXPECT_LT(test, crem_policy_m(&pol), 4);
 	KUNIT_EXPECT_GT(test, crem_policy_m(&pol), 0);
-	feed(&pol, 1 * S + 900 * MS, 3 * S, 10000, 0, 150);
+	feed_srtt(&pol, 2 * S + 300 * MS, 4 * S, 10000, 15);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 0);
+}
+
+/*
+ * Trouble that ends: with m at zero only a few REPAIRs go, and a window
+ * of them tells nothing, so the verdict clears and m follows the loss
+ * again; REPAIRs that then come through keep it there.
+ */
+static void policy_repair_trouble_clears(struct kunit *test)
+{
+	struct crem_policy pol;
+
+	crem_policy_init(&pol, &params, 0);
+	feed_srtt(&pol, 0, 1 * S, 10000, 1);
+	feed_srtt(&pol, 1 * S, 4 * S, 10000, 60);
+	KUNIT_ASSERT_EQ(test, crem_policy_m(&pol), 0);
+	KUNIT_ASSERT_TRUE(test, pol.repair_trouble);
+	feed_repairs(&pol, 4 * S, 6 * S, 10000, 0, 0, 0);
+	KUNIT_EXPECT_FALSE(test, pol.repair_trouble);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 4);
+	feed_srtt(&pol, 6 * S, 9 * S, 10000, 1);
+	KUNIT_EXPECT_FALSE(test, pol.repair_trouble);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 4);
+}
+
+/*
+ * CE on REPAIRs in every report: a step down every 250 ms, not every
+ * report, and zero once it has lasted a second.
+ */
+static void policy_repair_ce_steps_down(struct kunit *test)
+{
+	struct crem_policy pol;
+
+	crem_policy_init(&pol, &params, 0);
+	feed_srtt(&pol, 0, 1 * S, 10000, 1);
+	KUNIT_ASSERT_EQ(test, crem_policy_m(&pol), 4);
+	feed_repairs(&pol, 1 * S, 1 * S + 600 * MS, 10000, 100, 1, 5);
+	KUNIT_EXPECT_TRUE(test, pol.repair_trouble);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 1);
+	feed_repairs(&pol, 1 * S + 600 * MS, 2 * S + 100 * MS, 10000, 100, 1,
+		     5);
 	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 0);
 }
 
@@ -136,7 +206,7 @@ static void policy_repairs_lost_like_data_are_not_trouble(struct kunit *test)
 	struct crem_policy pol;
 
 	crem_policy_init(&pol, &params, 0);
-	feed(&pol, 0, 5 * S, 20000, 0, 20);
+	feed_srtt(&pol, 0, 5 * S, 20000, 2);
 	KUNIT_EXPECT_FALSE(test, pol.repair_trouble);
 	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol),
 			crem_policy_target_m(pol.p, params.k, params.max_m,
@@ -145,24 +215,34 @@ static void policy_repairs_lost_like_data_are_not_trouble(struct kunit *test)
 
 /*
  * A report's interval is not the CSF's: with nothing lost, the counts of
- * one report may still differ by the repairs in flight.  That is not
- * trouble.
+ * one report still differ by the repairs in flight at its two ends, which
+ * in the lab vary by more than a report's worth.  That is not trouble, and
+ * m never moves for it.
  */
 static void policy_repair_counts_in_flight_are_not_loss(struct kunit *test)
 {
 	struct crem_policy pol;
+	unsigned int in_flight = 0, next;
 	u64 t;
 	int i = 0;
 
 	crem_policy_init(&pol, &params, 0);
-	for (t = 0; t < 3 * S; t += 100 * MS, i++) {
+	for (t = 0; t < 10 * S; t += 10 * MS, i++) {
 		struct crem_wire_loss_report r = {
-			.interval_us = 100000, .expected = 100000,
-			.received = 99000,
-			.repairs_received = i & 1 ? 1060 : 940,
+			.interval_us = 10000, .expected = 1000,
+			.received = 990,
 		};
 
-		crem_policy_loss_report(&pol, &r, 1000, t);
+		/*
+		 * 20 sent a report; 0 to 30 still on their way, for three
+		 * reports at a time (the sender's clumps).
+		 */
+		next = (i / 3 * 7919u + 13) % 31;
+		if (next > in_flight + 20)
+			next = in_flight + 20;
+		r.repairs_received = 20 + in_flight - next;
+		in_flight = next;
+		crem_policy_loss_report(&pol, &r, 20, t);
 		KUNIT_EXPECT_FALSE(test, pol.repair_trouble);
 	}
 	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 4);
@@ -212,6 +292,8 @@ static struct kunit_case crem_policy_test_cases[] = {
 	KUNIT_CASE(policy_congestion_never_raises_m),
 	KUNIT_CASE(policy_path_report_evidence),
 	KUNIT_CASE(policy_repair_trouble_lowers_m),
+	KUNIT_CASE(policy_repair_trouble_clears),
+	KUNIT_CASE(policy_repair_ce_steps_down),
 	KUNIT_CASE(policy_repair_counts_in_flight_are_not_loss),
 	KUNIT_CASE(policy_repairs_lost_like_data_are_not_trouble),
 	KUNIT_CASE(policy_circuit_breaker_at_the_drafts_times),
