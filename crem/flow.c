@@ -1,306 +1,167 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Protected flows in the kernel (see flow.h): the engine's environment,
- * the tables, timers and teardown.
+ * Protected flows in the kernel (see flow.h): creation, the engine work,
+ * the timer and the end of a flow.
  */
-#include <linux/jhash.h>
-#include <linux/random.h>
 #include <linux/slab.h>
-#include <linux/vmalloc.h>
-#include <net/ip.h>
-#include <net/ipv6.h>
+#include <linux/wait_bit.h>
 
+#include "env.h"
 #include "flow.h"
+#include "flowtable.h"
 #include "netlink/genl.h"
 #include "netns.h"
-#include "sock.h"
+#include "reinject.h"
 
-#define CREATE_TRACE_POINTS
-#include "trace.h"
-
-static struct crem_flow *env_flow(void *owner)
-{
-	return owner;
-}
-
-/* ---- the engine's environment ------------------------------------- */
-
-static u64 env_now(void *ctx)
-{
-	return ktime_get_ns();
-}
-
-/* Called with the flow's lock held; the timer callback takes it too. */
-static void env_arm(void *ctx, void *owner, u64 deadline)
-{
-	struct crem_flow *flow = env_flow(owner);
-
-	if (flow->dead)
-		return;
-	if (deadline == CREM_NO_DEADLINE)
-		hrtimer_try_to_cancel(&flow->timer);
-	else
-		hrtimer_start(&flow->timer, ns_to_ktime(deadline),
-			      HRTIMER_MODE_ABS_SOFT);
-}
-
-static int env_send(void *ctx, void *owner, const u8 *msg, size_t len, u8 dscp)
-{
-	struct crem_flow *flow = env_flow(owner);
-
-	return crem_sock_send(flow->cn, flow->peer_af, flow->peer,
-			      flow->peer_port, msg, len, dscp);
-}
-
-static void env_deliver(void *ctx, void *owner, const u8 *pkt, size_t len)
-{
-	struct crem_flow *flow = env_flow(owner);
-	struct sk_buff *skb = alloc_skb(LL_MAX_HEADER + len, GFP_ATOMIC);
-
-	if (!skb) {
-		crem_net_stat_inc(flow->cn, CREM_STAT_RESTORE_NOMEM);
-		return;
-	}
-	skb_reserve(skb, LL_MAX_HEADER);
-	skb_put_data(skb, pkt, len);
-	/* protocol 0 tells a rebuilt packet from a held one (see flush) */
-	__skb_queue_tail(&flow->out, skb);
-}
-
-static void env_release(void *ctx, void *owner, void *held)
-{
-	struct crem_flow *flow = env_flow(owner);
-
-	__skb_queue_tail(&flow->out, (struct sk_buff *)held);
-}
-
-static void env_random(void *ctx, void *buf, size_t len)
-{
-	get_random_bytes(buf, len);
-}
-
-/*
- * Memory for the engine, charged to the namespace.  A flow being created
- * (not yet visible) may sleep and takes large buffers from kvmalloc();
- * afterwards the engine runs under a spinlock, so buffers come from
- * GFP_ATOMIC, or from the flow's spares: a freed block's buffer waits
- * there for the next block of the same size.
- */
-static void *env_alloc(void *ctx, void *owner, size_t size)
-{
-	struct crem_flow *flow = env_flow(owner);
-	struct crem_net *cn = flow->cn;
-	u64 net_limit, flow_limit;
-	unsigned int i;
-	void *mem;
-
-	for (i = 0; i < CREM_FLOW_SPARES; i++) {
-		if (flow->spare[i].mem && flow->spare[i].size == size) {
-			mem = flow->spare[i].mem;
-			flow->spare[i].mem = NULL;
-			memset(mem, 0, size);
-			return mem;
-		}
-	}
-	crem_net_mem_limits(cn, &net_limit, &flow_limit);
-	if (flow->mem + size > flow_limit) {
-		crem_net_stat_inc(cn, CREM_STAT_FLOW_MEM_LIMIT);
-		return NULL;
-	}
-	if (atomic64_add_return(size, &cn->mem) > net_limit) {
-		atomic64_sub(size, &cn->mem);
-		crem_net_stat_inc(cn, CREM_STAT_MEM_LIMIT);
-		return NULL;
-	}
-	mem = flow->creating ? kvzalloc(size, GFP_KERNEL) :
-			       kzalloc(size, GFP_ATOMIC | __GFP_NOWARN);
-	if (!mem) {
-		atomic64_sub(size, &cn->mem);
-		return NULL;
-	}
-	flow->mem += size;
-	return mem;
-}
-
-static void flow_free_mem(struct crem_flow *flow, void *mem, size_t size)
-{
-	atomic64_sub(size, &flow->cn->mem);
-	flow->mem -= size;
-	kvfree(mem);
-}
-
-static void env_free(void *ctx, void *owner, void *mem, size_t size)
-{
-	struct crem_flow *flow = env_flow(owner);
-	unsigned int i;
-
-	if (!flow->dead) {
-		for (i = 0; i < CREM_FLOW_SPARES; i++) {
-			if (!flow->spare[i].mem) {
-				flow->spare[i].mem = mem;
-				flow->spare[i].size = size;
-				return;
-			}
-		}
-	}
-	flow_free_mem(flow, mem, size);
-}
-
-static struct crem_fec_work __percpu **crem_work;
 struct workqueue_struct *crem_wq;
 struct workqueue_struct *crem_engine_wq;
-
-/*
- * Called with BHs off (the flow's lock, taken in the engine work): this
- * CPU's scratch is ours until the engine returns.
- */
-static struct crem_fec_work *env_work(void *ctx)
-{
-	return *this_cpu_ptr(crem_work);
-}
-
-/* The engine's events become tracepoints. */
-static void env_event(void *ctx, void *owner, const struct crem_event *ev)
-{
-	struct crem_flow *flow = env_flow(owner);
-
-	switch (ev->type) {
-	case CREM_EV_CONFIG_CHANGED:
-		trace_crem_param_change(ev->flow_id, ev->block_start, ev->a,
-					ev->b, ev->c);
-		crem_nl_event(flow->cn, "config-changed", flow, ev);
-		break;
-	case CREM_EV_CODED_RETX_SENT:
-		trace_crem_coded_retx_sent(ev->flow_id, ev->block_start, ev->a,
-					   ev->b, ev->c);
-		break;
-	case CREM_EV_CODED_RETX_ANSWERED:
-		trace_crem_coded_retx_answered(ev->flow_id, ev->block_start,
-					       ev->a, ev->c);
-		break;
-	case CREM_EV_BLOCK_DECODED:
-		trace_crem_block_decoded(ev->flow_id, ev->block_start, ev->a,
-					 ev->b);
-		break;
-	case CREM_EV_FALLBACK:
-		trace_crem_fallback(ev->flow_id, ev->block_start, ev->a, ev->b);
-		crem_nl_event(flow->cn, "fallback", flow, ev);
-		break;
-	case CREM_EV_BREAKER:
-		trace_crem_circuit_breaker(ev->flow_id, ev->a);
-		crem_nl_event(flow->cn, "circuit-breaker", flow, ev);
-		break;
-	}
-}
-
-static const struct crem_env_ops crem_kernel_env_ops = {
-	.now_ns = env_now,
-	.arm = env_arm,
-	.send = env_send,
-	.deliver = env_deliver,
-	.release = env_release,
-	.random = env_random,
-	.alloc = env_alloc,
-	.free = env_free,
-	.work = env_work,
-	.event = env_event,
-};
+static struct workqueue_struct *crem_tick_wq;
 
 /**
- * crem_flow_work_init() - the per-CPU coding scratch and crem's workqueue
+ * crem_flow_work_init() - crem's workqueues
+ *
+ * The engine work's queue is unbound, so that coding runs on any CPU, not
+ * the one taking the packets, and of normal priority: a high-priority
+ * kworker would starve ksoftirqd, where the receive path runs under load.
+ *
+ * The timer's queue is of high priority, on the CPU the timer fired on.
+ * Its work never codes (the pair harness checks it), but it must run when
+ * the deadline says: a soft timer waits for ksoftirqd, which an RDMA
+ * application busy-polling its completion queue on the same CPU holds off
+ * for whole scheduler slices, milliseconds past H.
  *
  * Context: process, module init.  Return: 0 or -ENOMEM.
  */
-int crem_flow_work_init(void)
+int __init crem_flow_work_init(void)
 {
-	unsigned int cpu;
-
 	crem_wq = alloc_workqueue("crem", 0, 0);
-	/* Unbound: coding runs on any CPU, not the one taking the packets. */
-	crem_engine_wq = alloc_workqueue("crem_engine",
-					 WQ_UNBOUND | WQ_HIGHPRI, 0);
-	crem_work = alloc_percpu(struct crem_fec_work *);
-	if (!crem_work || !crem_wq || !crem_engine_wq) {
+	crem_engine_wq = alloc_workqueue("crem_engine", WQ_UNBOUND, 0);
+	crem_tick_wq = alloc_workqueue("crem_tick", WQ_HIGHPRI, 0);
+	if (!crem_wq || !crem_engine_wq || !crem_tick_wq) {
 		crem_flow_work_exit();
 		return -ENOMEM;
-	}
-	for_each_possible_cpu(cpu) {
-		struct crem_fec_work *w = vzalloc(sizeof(*w));
-
-		if (!w) {
-			crem_flow_work_exit();
-			return -ENOMEM;
-		}
-		*per_cpu_ptr(crem_work, cpu) = w;
 	}
 	return 0;
 }
 
+/* Context: process, module exit, after every flow is gone. */
 void crem_flow_work_exit(void)
 {
-	unsigned int cpu;
-
+	if (crem_tick_wq)
+		destroy_workqueue(crem_tick_wq);
+	crem_tick_wq = NULL;
 	if (crem_engine_wq)
 		destroy_workqueue(crem_engine_wq);
 	crem_engine_wq = NULL;
 	if (crem_wq)
 		destroy_workqueue(crem_wq);
 	crem_wq = NULL;
-	if (!crem_work)
-		return;
-	for_each_possible_cpu(cpu)
-		vfree(*per_cpu_ptr(crem_work, cpu));
-	free_percpu(crem_work);
-	crem_work = NULL;
 }
 
-/* ---- tables --------------------------------------------------------- */
+/* ---- references ------------------------------------------------------- */
 
-static u32 key_hash(const struct crem_flow_key *key)
+static void flow_free_rcu(struct rcu_head *rcu)
 {
-	return jhash(key, sizeof(*key), 0);
-}
-
-static u32 id_hash(u8 role, u32 id)
-{
-	return jhash_2words(role, id, 0);
-}
-
-struct crem_flow *crem_flow_lookup(struct crem_net *cn,
-				   const struct crem_flow_key *key)
-{
-	struct crem_flow *flow;
-
-	hash_for_each_possible_rcu(cn->by_key, flow, by_key, key_hash(key))
-		if (!memcmp(&flow->key, key, sizeof(*key)))
-			return flow;
-	return NULL;
-}
-
-struct crem_flow *crem_flow_by_id(struct crem_net *cn, u8 role, u32 id)
-{
-	struct crem_flow *flow;
-
-	hash_for_each_possible_rcu(cn->by_id, flow, by_id, id_hash(role, id))
-		if (flow->key.role == role && READ_ONCE(flow->flow_id) == id)
-			return flow;
-	return NULL;
-}
-
-void crem_flow_hash_id(struct crem_flow *flow)
-{
+	struct crem_flow *flow = container_of(rcu, struct crem_flow, rcu);
 	struct crem_net *cn = flow->cn;
 
-	spin_lock_bh(&cn->flows_lock);
-	if (!flow->unlinked && !flow->id_hashed) {
-		hash_add_rcu(cn->by_id, &flow->by_id,
-			     id_hash(flow->key.role, flow->flow_id));
-		flow->id_hashed = true;
-	}
-	spin_unlock_bh(&cn->flows_lock);
+	kfree(flow);
+	/* The namespace's exit waits on the counter, not on @cn's memory. */
+	if (atomic_dec_and_test(&cn->flows_alive))
+		wake_up_var(&cn->flows_alive);
 }
 
-/* ---- timer and teardown ----------------------------------------------- */
+static void flow_release(struct kref *ref)
+{
+	struct crem_flow *flow = container_of(ref, struct crem_flow, ref);
+
+	call_rcu(&flow->rcu, flow_free_rcu);
+}
+
+/*
+ * Queue @flow's engine work with a reference of its own.  The caller
+ * holds the lock of a flow not yet dead, so the flow is not freed under it.
+ */
+static void flow_kick(struct crem_flow *flow)
+{
+	kref_get(&flow->ref);
+	if (!queue_work(crem_engine_wq, &flow->engine))
+		kref_put(&flow->ref, flow_release);
+}
+
+/*
+ * The engine's timeout, so that held packets go on when H says.  Blocks it
+ * makes due for decoding go to the engine work.  Context: the tick work,
+ * or softirq (the kick timer).
+ */
+static void flow_timeout(struct crem_flow *flow)
+{
+	bool ended, decode = false;
+
+	spin_lock_bh(&flow->lock);
+	if (flow->dead) {
+		spin_unlock_bh(&flow->lock);
+		return;
+	}
+	if (flow->key.role == CREM_ROLE_SENDER) {
+		crem_csf_timeout(&flow->csf);
+	} else {
+		crem_crf_timeout(&flow->crf);
+		decode = crem_crf_decode_pending(&flow->crf);
+	}
+	ended = crem_flow_ended(flow);
+	/* The end cancels the timers and flushes the tick work first. */
+	if (decode && !ended)
+		flow_kick(flow);
+	spin_unlock_bh(&flow->lock);
+	crem_reinject_flow(flow);
+	if (ended)
+		crem_flow_kill(flow);
+}
+
+/*
+ * A future deadline, in hard interrupt context: hand the timeout to the
+ * high-priority tick work (crem_flow_work_init() says why).  The work
+ * holds a reference of its own; the flow cannot go under this call,
+ * because its end cancels the timer before the tables' reference goes.
+ */
+static enum hrtimer_restart flow_timer(struct hrtimer *timer)
+{
+	struct crem_flow *flow = container_of(timer, struct crem_flow, timer);
+
+	kref_get(&flow->ref);
+	if (!queue_work(crem_tick_wq, &flow->tick))
+		kref_put(&flow->ref, flow_release);
+	return HRTIMER_NORESTART;
+}
+
+/* Context: process, high priority (crem_tick_wq). */
+static void flow_tick(struct work_struct *work)
+{
+	struct crem_flow *flow = container_of(work, struct crem_flow, tick);
+
+	flow_timeout(flow);
+	kref_put(&flow->ref, flow_release);
+}
+
+/*
+ * A deadline already due when it was set (the repairs of a block that the
+ * packet on its way closed): the softirq at the end of that packet's is
+ * sooner, and cheaper than waking a worker once a block.  The end cancels
+ * this timer too before the tables' reference goes.
+ */
+static enum hrtimer_restart flow_kick_timer(struct hrtimer *timer)
+{
+	flow_timeout(container_of(timer, struct crem_flow, kick));
+	return HRTIMER_NORESTART;
+}
+
+void crem_flow_decode_later(struct crem_flow *flow)
+{
+	lockdep_assert_held(&flow->lock);
+	if (!flow->dead)
+		flow_kick(flow);
+}
 
 bool crem_flow_ended(const struct crem_flow *flow)
 {
@@ -309,43 +170,213 @@ bool crem_flow_ended(const struct crem_flow *flow)
 	return flow->crf.state == CREM_CRF_CLOSED;
 }
 
-static void crem_flow_release(struct kref *ref)
+void crem_flow_close(struct crem_flow *flow, u16 reason)
 {
-	struct crem_flow *flow = container_of(ref, struct crem_flow, ref);
+	lockdep_assert_held(&flow->lock);
+	if (flow->dead || crem_flow_ended(flow))
+		return;
+	if (flow->key.role == CREM_ROLE_SENDER)
+		crem_csf_close(&flow->csf, reason);
+	else
+		crem_crf_close(&flow->crf, reason);
+}
 
-	kfree_rcu(flow, rcu);
+/* ---- the engine work -------------------------------------------------- */
+
+/*
+ * Decode the receiver's due blocks, each outside the flow's lock
+ * (crem_crf_decode_claim_within()), with @scratch, for at most @budget
+ * octets in all; what is left due goes to the engine work.  The hooks of
+ * other CPUs go on meanwhile.  A block taken out is always handed back,
+ * even if the flow died meanwhile: its end waits for decodes_out.
+ * @softirq: called from the receive softirq (for the tracepoint; no
+ * rescheduling).
+ */
+static void flow_decode(struct crem_flow *flow, struct crem_fec_work *scratch,
+			size_t budget, bool softirq)
+{
+	struct crem_crf_decode job;
+	bool claimed;
+
+	if (flow->key.role != CREM_ROLE_RECEIVER)
+		return;
+	for (;;) {
+		spin_lock_bh(&flow->lock);
+		claimed = !flow->dead &&
+			  crem_crf_decode_claim_within(&flow->crf, &job,
+						       budget);
+		if (claimed)
+			flow->decodes_out++;
+		else if (!flow->dead && crem_crf_decode_pending(&flow->crf))
+			flow_kick(flow);
+		spin_unlock_bh(&flow->lock);
+		if (!claimed)
+			break;
+		if (budget != CREM_FLOW_DECODE_ANY)
+			budget -= job.cost;
+		crem_crf_decode_run(&job, scratch);
+		spin_lock_bh(&flow->lock);
+		flow->decoded_in_softirq = softirq;
+		crem_crf_decode_finish(&flow->crf, &job);
+		if (!--flow->decodes_out && flow->dead)
+			wake_up_var(&flow->decodes_out);
+		spin_unlock_bh(&flow->lock);
+		crem_reinject_flow(flow);
+		if (!softirq)
+			cond_resched();
+	}
 }
 
 /*
- * Queue @flow's engine work with a reference of its own.  The caller
- * knows the flow is not freed under it: it holds the lock of a flow not
- * yet dead, or it is the flow's timer (teardown cancels the timer before
- * dropping the tables' reference).
+ * In a REPAIR's receive softirq: decode what is due if it is small, with a
+ * scratch if the pool has one free now; the rest is the engine work's.
  */
-static void flow_kick(struct crem_flow *flow)
+static void flow_decode_small(struct crem_flow *flow)
 {
-	kref_get(&flow->ref);
-	if (!queue_work(crem_engine_wq, &flow->engine))
-		kref_put(&flow->ref, crem_flow_release);
+	struct crem_fec_work *scratch;
+	bool pending;
+
+	spin_lock_bh(&flow->lock);
+	pending = !flow->dead && crem_crf_decode_pending(&flow->crf);
+	spin_unlock_bh(&flow->lock);
+	if (!pending)
+		return;
+	scratch = crem_scratch_try_get();
+	if (!scratch) {
+		spin_lock_bh(&flow->lock);
+		if (!flow->dead)
+			flow_kick(flow);
+		spin_unlock_bh(&flow->lock);
+		return;
+	}
+	flow_decode(flow, scratch, CREM_FLOW_SOFTIRQ_DECODE, true);
+	crem_scratch_put(scratch);
 }
 
-/* The timer only wakes the engine work: timeouts may decode. */
-static enum hrtimer_restart crem_flow_timer(struct hrtimer *timer)
+/* A HELLO with a new nonce for a receiver flow: the CSF started over. */
+static bool restarted(const struct crem_flow *flow, const struct crem_msg *m)
 {
-	struct crem_flow *flow = container_of(timer, struct crem_flow, timer);
-
-	set_bit(CREM_FLOW_TIMER_DUE, &flow->pending);
-	flow_kick(flow);
-	return HRTIMER_NORESTART;
+	return flow->key.role == CREM_ROLE_RECEIVER &&
+	       m->type == CREM_MSG_HELLO && m->hello.nonce != flow->crf.nonce;
 }
 
-bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb)
+/*
+ * Message @m, from the datagram whose control block is @cb, through the
+ * engine.  Context: under the flow's lock, the flow not dead.  Return:
+ * whether the flow ended (or must, for a restart); *@hashed: whether it
+ * now has a Flow ID to be found by.
+ */
+static bool flow_engine_call(struct crem_flow *flow, const struct crem_msg *m,
+			     const struct crem_msg_cb *cb, bool *hashed)
 {
-	bool queued = false;
+	lockdep_assert_held(&flow->lock);
+	*hashed = false;
+	if (flow->key.role == CREM_ROLE_SENDER) {
+		/* The CRF answers from its socket: bind its port. */
+		if (m->type == CREM_MSG_HELLO_ACK)
+			flow->peer_port = cb->port;
+		if (!crem_csf_receive(&flow->csf, m, cb->ce) &&
+		    m->type == CREM_MSG_HELLO_ACK) {
+			WRITE_ONCE(flow->flow_id, flow->csf.flow_id);
+			*hashed = true;
+		}
+	} else if (!restarted(flow, m)) {
+		crem_crf_receive(&flow->crf, m, cb->ce);
+	}
+	return restarted(flow, m) || crem_flow_ended(flow);
+}
+
+/* Run one CREM message from the inbox through the engine.  Consumes it. */
+static void flow_message(struct crem_flow *flow, struct sk_buff *skb)
+{
+	const struct crem_msg_cb *cb = CREM_MSG_CB(skb);
+	bool ended, hashed;
+	struct crem_msg m;
+
+	/* Parsed before it was queued; the bytes have not changed since. */
+	if (WARN_ON_ONCE(crem_inbox_parse(skb, &m) != CREM_WIRE_OK))
+		goto out;
+	spin_lock_bh(&flow->lock);
+	if (flow->dead) {
+		spin_unlock_bh(&flow->lock);
+		goto out;
+	}
+	ended = flow_engine_call(flow, &m, cb, &hashed);
+	spin_unlock_bh(&flow->lock);
+	if (hashed)
+		crem_flowtable_hash_id(flow);
+	flow_decode(flow, flow->scratch, CREM_FLOW_DECODE_ANY, false);
+	crem_reinject_flow(flow);
+	if (ended) {
+		crem_flow_kill(flow);
+		/* A new flow for the new HELLO. */
+		if (restarted(flow, &m)) {
+			rcu_read_lock();
+			crem_flow_new_crf(flow->cn, &m, cb->af, cb->addr,
+					  cb->port);
+			rcu_read_unlock();
+		}
+	}
+out:
+	kfree_skb(skb);
+}
+
+/*
+ * The flow's engine work: its CREM messages in arrival order, then the
+ * blocks due for decoding.  Process context; the reference it was queued
+ * with keeps the flow; the scratch it takes is for every coding step of
+ * this run.
+ */
+static void flow_engine(struct work_struct *work)
+{
+	struct crem_flow *flow = container_of(work, struct crem_flow, engine);
+	struct sk_buff *skb;
+
+	flow->scratch = crem_scratch_get();
+	for (;;) {
+		spin_lock_bh(&flow->lock);
+		skb = flow->dead ? NULL : __skb_dequeue(&flow->inbox);
+		flow->engine_running = skb != NULL;
+		spin_unlock_bh(&flow->lock);
+		if (!skb)
+			break;
+		flow_message(flow, skb);
+		cond_resched();
+	}
+	flow_decode(flow, flow->scratch, CREM_FLOW_DECODE_ANY, false);
+	crem_reinject_flow(flow);
+	crem_scratch_put(flow->scratch);
+	flow->scratch = NULL;
+	kref_put(&flow->ref, flow_release);
+}
+
+bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb,
+		    const struct crem_msg *m)
+{
+	bool queued = false, ended, hashed;
 
 	spin_lock_bh(&flow->lock);
 	if (flow->dead) {
 		/* being torn down: the message has nobody to go to */
+	} else if (m->type == CREM_MSG_REPAIR &&
+		   flow->key.role == CREM_ROLE_RECEIVER &&
+		   !flow->engine_running && skb_queue_empty(&flow->inbox)) {
+		/*
+		 * A REPAIR fills a gap that packets are held behind, for H
+		 * at most: in the engine work it would wait behind the
+		 * receive softirq that keeps a busy CPU (2 to 30 ms in the
+		 * lab), and H would pass with the repair already here.  With
+		 * nothing ahead of it, it runs now, and a small decode with
+		 * it (crem_flow_post() in flow.h).
+		 */
+		ended = flow_engine_call(flow, m, CREM_MSG_CB(skb), &hashed);
+		spin_unlock_bh(&flow->lock);
+		flow_decode_small(flow);
+		crem_reinject_flow(flow);
+		if (ended)
+			crem_flow_kill(flow);
+		consume_skb(skb);
+		return true;
 	} else if (skb_queue_len(&flow->inbox) >= CREM_FLOW_INBOX) {
 		crem_net_stat_inc(flow->cn, CREM_STAT_MSGS_INBOX_FULL);
 	} else {
@@ -357,188 +388,131 @@ bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb)
 	return queued;
 }
 
-static void flow_timeout(struct crem_flow *flow)
+/* ---- the end ------------------------------------------------------------ */
+
+/* Steps 2 and 3 of the end (flow.h).  Context: process (crem_wq). */
+static void flow_reap(struct work_struct *work)
 {
-	bool ended = false;
-
-	spin_lock_bh(&flow->lock);
-	if (!flow->dead) {
-		if (flow->key.role == CREM_ROLE_SENDER)
-			crem_csf_timeout(&flow->csf);
-		else
-			crem_crf_timeout(&flow->crf);
-		ended = crem_flow_ended(flow);
-	}
-	spin_unlock_bh(&flow->lock);
-	crem_flow_flush(flow);
-	if (ended)
-		crem_flow_kill(flow);
-}
-
-/*
- * The flow's engine work: its CREM messages in arrival order, then its
- * timeout if the timer fired.  Process context; the reference it was
- * queued with keeps the flow.
- */
-static void crem_flow_engine(struct work_struct *work)
-{
-	struct crem_flow *flow = container_of(work, struct crem_flow, engine);
-	struct sk_buff *skb;
-
-	for (;;) {
-		spin_lock_bh(&flow->lock);
-		skb = flow->dead ? NULL : __skb_dequeue(&flow->inbox);
-		spin_unlock_bh(&flow->lock);
-		if (!skb)
-			break;
-		crem_sock_process(flow, skb);
-		cond_resched();
-	}
-	if (test_and_clear_bit(CREM_FLOW_TIMER_DUE, &flow->pending))
-		flow_timeout(flow);
-	kref_put(&flow->ref, crem_flow_release);
-}
-
-void crem_flow_flush(struct crem_flow *flow)
-{
-	struct sk_buff_head q;
-	struct sk_buff *skb;
-
-	__skb_queue_head_init(&q);
-	spin_lock_bh(&flow->lock);
-	skb_queue_splice_init(&flow->out, &q);
-	spin_unlock_bh(&flow->lock);
-	/* In the engine's order: a restored packet before the held ones. */
-	while ((skb = __skb_dequeue(&q))) {
-		if (skb->protocol)
-			crem_sock_reinject(flow->cn, skb);
-		else
-			crem_sock_inject(flow->cn, flow->key.af, flow->ifindex,
-					 skb);
-	}
-}
-
-/*
- * Steps 2 and 3 of the teardown (flow.h), for a flow that is unlinked or
- * was never published (whose timer may have fired and queued the engine
- * work: that work finds it dead, and the memory goes with the last
- * reference).  Context: process, or softirq for a sender flow never
- * published.
- */
-static void flow_end(struct crem_flow *flow)
-{
-	unsigned int i;
+	struct crem_flow *flow = container_of(work, struct crem_flow, reap);
 
 	hrtimer_cancel(&flow->timer);
+	hrtimer_cancel(&flow->kick);
 	spin_lock_bh(&flow->lock);
-	/* Dead first: the engine's buffers then skip the spares. */
 	flow->dead = true;
 	__skb_queue_purge(&flow->inbox);
-	if (flow->key.role == CREM_ROLE_SENDER)
-		crem_csf_destroy(&flow->csf);
-	else
-		crem_crf_destroy(&flow->crf);
-	for (i = 0; i < CREM_FLOW_SPARES; i++)
-		if (flow->spare[i].mem)
-			flow_free_mem(flow, flow->spare[i].mem,
-				      flow->spare[i].size);
 	spin_unlock_bh(&flow->lock);
-	/* Held packets the destroy released go on. */
-	crem_flow_flush(flow);
+	/* No engine call after this; a decode it had out is back. */
+	flush_work(&flow->engine);
+	/* So is one a softirq had out (none is claimed once dead). */
+	wait_var_event(&flow->decodes_out, !READ_ONCE(flow->decodes_out));
 	hrtimer_cancel(&flow->timer);
-	WARN_ON_ONCE(flow->mem);
-	if (flow->key.role == CREM_ROLE_SENDER)
-		kfree(flow->ring);
-	kref_put(&flow->ref, crem_flow_release);
-}
+	hrtimer_cancel(&flow->kick);
+	flush_work(&flow->tick);
 
-static void crem_flow_reap(struct work_struct *work)
-{
-	flow_end(container_of(work, struct crem_flow, reap));
+	spin_lock_bh(&flow->lock);
+	if (flow->key.role == CREM_ROLE_SENDER) {
+		if (flow->engine_up)
+			crem_csf_destroy(&flow->csf);
+		if (flow->ring)
+			flow->env.ops->free(flow, flow, flow->ring,
+					    flow->ring_size);
+		flow->ring = NULL;
+	} else {
+		if (flow->engine_up)
+			crem_crf_destroy(&flow->crf);
+		crem_rx_forget(flow);
+	}
+	crem_env_free_spares(flow);
+	spin_unlock_bh(&flow->lock);
+	/*
+	 * Held packets the destroy let go.  A hook on another CPU may be
+	 * handing the flow's packets on (it found the flow before the
+	 * unlink): wait until it has, so that none outlives the flow.
+	 */
+	for (;;) {
+		bool busy;
+
+		crem_reinject_flow(flow);
+		spin_lock_bh(&flow->lock);
+		busy = flow->handing_on || !list_empty(&flow->out);
+		spin_unlock_bh(&flow->lock);
+		if (!busy)
+			break;
+		cond_resched();
+	}
+	WARN_ON_ONCE(!list_empty(&flow->rx_pkts));
+	WARN_ON_ONCE(flow->mem);
+	kref_put(&flow->ref, flow_release);
 }
 
 void crem_flow_kill(struct crem_flow *flow)
 {
-	struct crem_net *cn = flow->cn;
-	const struct crem_flow_stats *st;
-	unsigned int i;
-
-	spin_lock_bh(&cn->flows_lock);
-	if (flow->unlinked) {
-		spin_unlock_bh(&cn->flows_lock);
+	if (!crem_flowtable_unlink(flow))
 		return;
-	}
-	flow->unlinked = true;
-	hash_del_rcu(&flow->by_key);
-	if (flow->id_hashed)
-		hash_del_rcu(&flow->by_id);
-	if (flow->key.role == CREM_ROLE_SENDER)
-		hash_del_rcu(&flow->by_pair);
-	list_del_rcu(&flow->list);
-	cn->nflows--;
-	st = crem_flow_stats(flow);
-	for (i = 0; i < CREM_FLOW_STAT_COUNT; i++)
-		cn->ended[i] += READ_ONCE(st->v[i]);
-	cn->flows_ended++;
-	spin_unlock_bh(&cn->flows_lock);
-	crem_nl_event(cn, "flow-down", flow, NULL);
+	crem_nl_event(flow->cn, "flow-down", flow, NULL);
 	queue_work(crem_wq, &flow->reap);
+}
+
+/* A flow that was never published ends the same way. */
+static void flow_discard(struct crem_flow *flow)
+{
+	flow->unlinked = true;
+	queue_work(crem_wq, &flow->reap);
+}
+
+void crem_flows_end_all(struct crem_net *cn, u16 reason)
+{
+	struct crem_flow *flow;
+
+	crem_flowtable_close(cn, true);
+	/* Everyone hears CLOSE while the socket is open. */
+	rcu_read_lock();
+	list_for_each_entry_rcu(flow, &cn->flows, list) {
+		spin_lock_bh(&flow->lock);
+		crem_flow_close(flow, reason);
+		spin_unlock_bh(&flow->lock);
+		crem_reinject_flow(flow);
+	}
+	rcu_read_unlock();
+	for (;;) {
+		rcu_read_lock();
+		flow = list_first_or_null_rcu(&cn->flows, struct crem_flow,
+					      list);
+		if (flow)
+			crem_flow_kill(flow);
+		rcu_read_unlock();
+		if (!flow)
+			break;
+	}
 }
 
 /* ---- creation ----------------------------------------------------------- */
 
 static struct crem_flow *flow_alloc(struct crem_net *cn,
-				    const struct crem_flow_key *key, gfp_t gfp)
+				    const struct crem_flow_key *key)
 {
-	struct crem_flow *flow = kzalloc(sizeof(*flow), gfp);
+	struct crem_flow *flow;
 
+	flow = kzalloc(sizeof(*flow), GFP_ATOMIC | __GFP_NOWARN);
 	if (!flow)
 		return NULL;
+	atomic_inc(&cn->flows_alive);
 	flow->key = *key;
 	flow->cn = cn;
 	kref_init(&flow->ref);
 	spin_lock_init(&flow->lock);
-	__skb_queue_head_init(&flow->out);
 	__skb_queue_head_init(&flow->inbox);
-	INIT_WORK(&flow->engine, crem_flow_engine);
-	hrtimer_init(&flow->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	flow->timer.function = crem_flow_timer;
-	INIT_WORK(&flow->reap, crem_flow_reap);
-	flow->env.ops = &crem_kernel_env_ops;
-	flow->env.ctx = cn;
+	INIT_LIST_HEAD(&flow->rx_pkts);
+	INIT_LIST_HEAD(&flow->out);
+	INIT_WORK(&flow->tick, flow_tick);
+	INIT_WORK(&flow->engine, flow_engine);
+	INIT_WORK(&flow->reap, flow_reap);
+	hrtimer_init(&flow->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
+	flow->timer.function = flow_timer;
+	hrtimer_init(&flow->kick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	flow->kick.function = flow_kick_timer;
+	crem_env_attach(flow);
 	return flow;
-}
-
-/* Publish @flow unless the limit is reached or @key is taken. */
-static bool flow_publish(struct crem_net *cn, struct crem_flow *flow,
-			 u32 max_flows)
-{
-	bool ok = false;
-
-	spin_lock_bh(&cn->flows_lock);
-	if (cn->nflows >= max_flows) {
-		crem_net_stat_inc(cn, CREM_STAT_FLOW_LIMIT);
-	} else if (!crem_flow_lookup(cn, &flow->key) && !cn->closing) {
-		hash_add_rcu(cn->by_key, &flow->by_key, key_hash(&flow->key));
-		if (flow->key.role == CREM_ROLE_SENDER)
-			hash_add_rcu(cn->by_pair, &flow->by_pair,
-				     crem_flow_pair_hash(flow->key.af,
-							 flow->key.src,
-							 flow->key.dst));
-		if (flow->flow_id) {
-			hash_add_rcu(cn->by_id, &flow->by_id,
-				     id_hash(flow->key.role, flow->flow_id));
-			flow->id_hashed = true;
-		}
-		list_add_tail_rcu(&flow->list, &cn->flows);
-		cn->nflows++;
-		cn->flows_created++;
-		ok = true;
-	}
-	spin_unlock_bh(&cn->flows_lock);
-	if (ok)
-		crem_nl_event(cn, "flow-up", flow, NULL);
-	return ok;
 }
 
 struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
@@ -551,20 +525,15 @@ struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
 		.af = key->af, .dest_qp = key->qp, .rdma_mtu = rdma_mtu,
 	};
 	struct crem_flow *flow;
+	int err;
 
-	if (cn->nflows >= cfg->max_flows) {
+	if (READ_ONCE(cn->nflows) >= cfg->max_flows) {
 		crem_net_stat_inc(cn, CREM_STAT_FLOW_LIMIT);
 		return NULL;
 	}
-	flow = flow_alloc(cn, key, GFP_ATOMIC);
+	flow = flow_alloc(cn, key);
 	if (!flow)
 		return NULL;
-	flow->ring = kcalloc(cfg->eng.max_blocks, sizeof(*flow->ring),
-			     GFP_ATOMIC);
-	if (!flow->ring) {
-		kfree(flow);
-		return NULL;
-	}
 	memcpy(desc.src, key->src, 16);
 	memcpy(desc.dst, key->dst, 16);
 	flow->peer_af = peer_af;
@@ -572,107 +541,63 @@ struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
 	flow->peer_port = htons(cfg->port);
 	/* Not visible yet: nobody else can take the lock; held for lockdep. */
 	spin_lock_bh(&flow->lock);
-	if (crem_csf_start(&flow->csf, &flow->env, flow, &cfg->eng, &desc,
-			   psn, flow->ring)) {
-		spin_unlock_bh(&flow->lock);
-		flow_end(flow);
-		return NULL;
-	}
+	flow->ring_size = cfg->eng.max_blocks * sizeof(*flow->ring);
+	flow->ring = flow->env.ops->alloc(flow, flow, flow->ring_size);
+	err = flow->ring ? crem_csf_start(&flow->csf, &flow->env, flow,
+					  &cfg->eng, &desc, psn, flow->ring) :
+			   -ENOMEM;
+	flow->engine_up = !err;
 	spin_unlock_bh(&flow->lock);
-	if (!flow_publish(cn, flow, cfg->max_flows)) {
-		flow_end(flow);
+	if (err || !crem_flowtable_publish(cn, flow, cfg->max_flows)) {
+		flow_discard(flow);
 		return NULL;
 	}
+	crem_nl_event(cn, "flow-up", flow, NULL);
 	return flow;
 }
 
 static bool crf_id_in_use(void *ctx, u32 id)
 {
-	struct crem_net *cn = ctx;
-	bool used;
-
-	rcu_read_lock();
-	used = crem_flow_by_id(cn, CREM_ROLE_RECEIVER, id);
-	rcu_read_unlock();
-	return used;
+	return crem_flow_by_id(ctx, CREM_ROLE_RECEIVER, id);
 }
 
 int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
 		      u8 peer_af, const u8 *peer, __be16 port)
 {
+	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
 	const struct crem_wire_hello *h = &hello->hello;
-	struct crem_engine_config eng;
 	struct crem_flow_key key;
 	struct crem_flow *flow;
-	u32 max_flows;
 	int err;
 
+	if (READ_ONCE(cn->nflows) >= cfg->max_flows) {
+		crem_net_stat_inc(cn, CREM_STAT_FLOW_LIMIT);
+		return -ENOSPC;
+	}
 	crem_flow_key_init(&key, CREM_ROLE_RECEIVER, h->af, h->flow_label,
 			   h->src, h->dst);
-	rcu_read_lock();
-	eng = rcu_dereference(cn->cfg)->eng;
-	max_flows = rcu_dereference(cn->cfg)->max_flows;
-	rcu_read_unlock();
-	flow = flow_alloc(cn, &key, GFP_KERNEL);
+	flow = flow_alloc(cn, &key);
 	if (!flow)
 		return -ENOMEM;
 	flow->peer_af = peer_af;
 	memcpy(flow->peer, peer, 16);
 	flow->peer_port = port;
-	/* Not published: the engine may sleep for its window here. */
-	flow->creating = true;
-	err = crem_crf_start(&flow->crf, &flow->env, flow, &eng, hello,
+	spin_lock_bh(&flow->lock);
+	err = crem_crf_start(&flow->crf, &flow->env, flow, &cfg->eng, hello,
 			     crf_id_in_use, cn);
-	flow->creating = false;
-	if (err) {
-		flow_end(flow);
-		return err;
+	if (!err)
+		flow->flow_id = flow->crf.flow_id;
+	flow->engine_up = !err;
+	spin_unlock_bh(&flow->lock);
+	if (err || !crem_flowtable_publish(cn, flow, cfg->max_flows)) {
+		flow_discard(flow);
+		return err ?: -EEXIST;
 	}
-	flow->flow_id = flow->crf.flow_id;
-	if (!flow_publish(cn, flow, max_flows)) {
-		flow_end(flow);
-		return -EEXIST;
-	}
+	/* Its Flow ID finds it now: the CSF may start sending to it. */
+	spin_lock_bh(&flow->lock);
+	if (!flow->dead)
+		crem_crf_answer(&flow->crf);
+	spin_unlock_bh(&flow->lock);
+	crem_nl_event(cn, "flow-up", flow, NULL);
 	return 0;
-}
-
-/* ---- the namespace ---------------------------------------------------- */
-
-int crem_flows_init(struct crem_net *cn)
-{
-	spin_lock_init(&cn->flows_lock);
-	hash_init(cn->by_key);
-	hash_init(cn->by_id);
-	hash_init(cn->by_pair);
-	INIT_LIST_HEAD(&cn->flows);
-	atomic64_set(&cn->mem, 0);
-	return 0;
-}
-
-void crem_flows_flush(struct crem_net *cn)
-{
-	struct crem_flow *flow;
-
-	for (;;) {
-		rcu_read_lock();
-		flow = list_first_or_null_rcu(&cn->flows, struct crem_flow,
-					      list);
-		if (flow)
-			crem_flow_kill(flow);
-		rcu_read_unlock();
-		if (!flow)
-			break;
-	}
-	flush_workqueue(crem_wq);
-	/* The works the dead flows' timers queued: they touch @cn. */
-	flush_workqueue(crem_engine_wq);
-}
-
-void crem_flows_exit(struct crem_net *cn)
-{
-	spin_lock_bh(&cn->flows_lock);
-	cn->closing = true;
-	spin_unlock_bh(&cn->flows_lock);
-	crem_flows_flush(cn);
-	WARN_ON_ONCE(atomic64_read(&cn->mem));
 }

@@ -2,14 +2,20 @@
 /*
  * The netfilter hooks: where RoCEv2 packets meet the engines.
  *
- * POST_ROUTING (IPv4 and IPv6) sees every packet leaving the box, made
- * here or forwarded: sources toward a protected prefix go to their sender
- * flow (made on the first packet).  PRE_ROUTING sees every packet that
- * arrives: sources of a receiver flow go to it, and may be held (stolen)
- * for the hold time; acknowledgements go to the sender flows of the
- * reverse direction.  Both hooks run last, so that a held packet handed
- * back to the hook's continuation skips nothing.  Everything that is not
- * UDP to port 4791 returns after one header check.
+ * POST_ROUTING (IPv4 and IPv6), at the last priority, sees every packet
+ * leaving the box, made here or forwarded, as it goes: sources toward a
+ * protected prefix go to their sender flow (made on the first packet).
+ * The packet always goes on, unchanged.
+ *
+ * PRE_ROUTING, at the first priority, sees every packet that arrives
+ * before anything else does: sources of a receiver flow go to it, which
+ * may hold them (stolen, to go on later from here: reinject.h);
+ * acknowledgements go to the sender flows of the reverse direction.
+ *
+ * A packet crem cannot help - not RoCEv2, GSO, too long to copy, not a
+ * source of a flow - goes on at once and unchanged; only a source of a
+ * receiver flow can wait, for at most the hold time.  Nothing is
+ * linearised: a nonlinear packet is read through a per-CPU copy.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -20,11 +26,18 @@
 #include <net/ip.h>
 
 #include "flow.h"
+#include "flowtable.h"
 #include "hooks.h"
 #include "netns.h"
+#include "reinject.h"
 
-/* Is @skb UDP to the RoCEv2 port?  Linear and trimmed on success. */
-static bool is_rocev2(struct sk_buff *skb, u8 af)
+/* An IP packet longer than this is not protected (RoCE MTU 4096 fits). */
+#define CREM_COPY_MAX 9216
+
+static u8 * __percpu *crem_copy;
+
+/* Is @skb UDP to the RoCEv2 port?  Reads headers only. */
+static bool is_rocev2(const struct sk_buff *skb, u8 af)
 {
 	struct udphdr _uh;
 	const struct udphdr *uh;
@@ -43,9 +56,25 @@ static bool is_rocev2(struct sk_buff *skb, u8 af)
 	}
 	uh = skb_header_pointer(skb, skb_network_offset(skb) + off,
 				sizeof(_uh), &_uh);
-	if (!uh || uh->dest != htons(CREM_ROCEV2_PORT))
-		return false;
-	return !skb_linearize(skb);
+	return uh && uh->dest == htons(CREM_ROCEV2_PORT);
+}
+
+/*
+ * The IP packet of @skb as contiguous bytes: in place if its head holds
+ * it, else copied into this CPU's buffer (valid until the hook returns;
+ * hooks run with BHs off).  NULL if it is too long to copy.
+ */
+static const u8 *packet_bytes(const struct sk_buff *skb, unsigned int len)
+{
+	unsigned int off = skb_network_offset(skb);
+	u8 *buf;
+
+	if (skb_headlen(skb) >= off + len)
+		return skb_network_header(skb);
+	if (len > CREM_COPY_MAX)
+		return NULL;
+	buf = *this_cpu_ptr(crem_copy);
+	return skb_copy_bits(skb, off, buf, len) ? NULL : buf;
 }
 
 static void key_of(const struct crem_roce_pkt *p, u8 role,
@@ -56,17 +85,18 @@ static void key_of(const struct crem_roce_pkt *p, u8 role,
 			   p->dest_qp, p->src, p->dst);
 }
 
-static const u8 *udp_payload(const struct sk_buff *skb,
-			     const struct crem_roce_pkt *p, size_t *len)
+/* The UDP payload of the packet at @ip. */
+static const u8 *udp_payload(const u8 *ip, const struct crem_roce_pkt *p,
+			     size_t *len)
 {
-	size_t ip = p->af == 4 ? ip_hdrlen(skb) : sizeof(struct ipv6hdr);
+	size_t hl = p->af == 4 ? (ip[0] & 0xf) * 4 : sizeof(struct ipv6hdr);
 
-	*len = p->ip_len - ip - sizeof(struct udphdr);
-	return skb_network_header(skb) + ip + sizeof(struct udphdr);
+	*len = p->ip_len - hl - sizeof(struct udphdr);
+	return ip + hl + sizeof(struct udphdr);
 }
 
 /* A source leaving: its sender flow, made if need be. */
-static void csf_source(struct crem_net *cn, struct sk_buff *skb,
+static void csf_source(struct crem_net *cn, const u8 *ip,
 		       const struct crem_roce_pkt *p)
 {
 	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
@@ -76,27 +106,25 @@ static void csf_source(struct crem_net *cn, struct sk_buff *skb,
 	const u8 *payload;
 	size_t len;
 	bool ended;
-	u8 af;
 
 	if (!(cfg->role & CREM_ROLE_SENDER))
 		return;
 	key_of(p, CREM_ROLE_SENDER, &key);
-	af = key.af;
 	flow = crem_flow_lookup(cn, &key);
 	if (!flow) {
-		prefix = crem_cfg_protected(cfg, af, p->dst);
+		prefix = crem_cfg_protected(cfg, key.af, p->dst);
 		if (!prefix) {
 			crem_net_stat_inc(cn, CREM_STAT_UNPROTECTED);
 			return;
 		}
-		flow = crem_flow_new_csf(cn, &key, af,
+		flow = crem_flow_new_csf(cn, &key, key.af,
 					 prefix->has_peer ? prefix->peer :
 							    p->dst,
 					 p->psn, cfg->rdma_mtu);
 		if (!flow)
 			return;
 	}
-	payload = udp_payload(skb, p, &len);
+	payload = udp_payload(ip, p, &len);
 	spin_lock_bh(&flow->lock);
 	if (flow->dead) {
 		spin_unlock_bh(&flow->lock);
@@ -112,8 +140,8 @@ static void csf_source(struct crem_net *cn, struct sk_buff *skb,
 /* An acknowledgement arriving: for the sender flows it answers. */
 static void csf_ack(struct crem_net *cn, const struct crem_roce_pkt *p)
 {
-	struct crem_flow *flow;
 	u8 af = p->af == 4 ? CREM_AF_INET : CREM_AF_INET6;
+	struct crem_flow *flow;
 
 	/* The sender flows of the reverse direction, by their addresses. */
 	hash_for_each_possible_rcu(cn->by_pair, flow, by_pair,
@@ -129,92 +157,172 @@ static void csf_ack(struct crem_net *cn, const struct crem_roce_pkt *p)
 	}
 }
 
-/* A source arriving: its receiver flow may hold it.  True if stolen. */
-static bool crf_source(struct crem_net *cn, struct sk_buff *skb,
-		       const struct crem_roce_pkt *p)
+/*
+ * A source arriving for receiver flow @flow: the engine may hold it.  A
+ * source it passes while earlier packets of the flow wait to be handed on
+ * is kept back behind them.  Return: true if stolen.
+ */
+static bool crf_source(struct crem_flow *flow, struct sk_buff *skb,
+		       const struct nf_hook_state *state, nf_hookfn *hook,
+		       const u8 *ip, const struct crem_roce_pkt *p)
 {
-	enum crem_crf_verdict v = CREM_CRF_PASS;
-	struct crem_flow_key key;
-	struct crem_flow *flow;
+	enum crem_crf_verdict v;
+	struct crem_rx_pkt *rec = NULL;
+	struct list_head *before;
 	const u8 *payload;
+	bool stolen = false, ended;
 	size_t len;
-	bool ended;
 
-	key_of(p, CREM_ROLE_RECEIVER, &key);
-	flow = crem_flow_lookup(cn, &key);
-	if (!flow)
-		return false;
-	payload = udp_payload(skb, p, &len);
+	payload = udp_payload(ip, p, &len);
 	spin_lock_bh(&flow->lock);
-	if (!flow->dead) {
-		flow->ifindex = skb->dev ? skb->dev->ifindex : flow->ifindex;
-		v = crem_crf_source(&flow->crf, skb_network_header(skb), p,
-				    payload, len, skb);
+	if (flow->dead) {
+		spin_unlock_bh(&flow->lock);
+		return false;
 	}
-	ended = !flow->dead && crem_flow_ended(flow);
+	crem_rx_learn(flow, skb);
+	/* Held packets overdue (a late timer) go before this one. */
+	crem_crf_expire_held(&flow->crf, p->psn);
+	if (crem_crf_may_hold(&flow->crf, p->psn)) {
+		rec = crem_rx_pkt_stolen(flow, skb, state, hook, flow->cn);
+		if (!rec)
+			crem_net_stat_inc(flow->cn, CREM_STAT_RX_PKT_NOMEM);
+	}
+	/* What this call queues comes after this packet. */
+	before = flow->out.prev;
+	v = crem_crf_source(&flow->crf, ip, p, payload, len, rec);
+	if (crem_crf_decode_pending(&flow->crf))
+		crem_flow_decode_later(flow);
+	if (v == CREM_CRF_HOLD) {
+		stolen = true;
+	} else if (crem_rx_waiting(flow)) {
+		if (!rec)
+			rec = crem_rx_pkt_stolen(flow, skb, state, hook,
+						 flow->cn);
+		if (rec) {
+			crem_rx_pkt_queue(flow, rec, before);
+			crem_net_stat_inc(flow->cn, CREM_STAT_ORDER_KEPT);
+			stolen = true;
+		} else {
+			crem_net_stat_inc(flow->cn, CREM_STAT_RX_PKT_NOMEM);
+		}
+	} else if (rec) {
+		crem_rx_pkt_discard(flow, rec);
+	}
+	ended = crem_flow_ended(flow);
 	spin_unlock_bh(&flow->lock);
-	crem_flow_flush(flow);
+	crem_reinject_flow(flow);
 	if (ended)
 		crem_flow_kill(flow);
-	return v == CREM_CRF_HOLD;
+	return stolen;
 }
 
-static unsigned int crem_hook(struct crem_net *cn, struct sk_buff *skb,
-			      const struct nf_hook_state *state, u8 af)
+/* The RoCEv2 packet in @skb, parsed from contiguous bytes, or NULL. */
+static const u8 *roce_of(struct crem_net *cn, struct sk_buff *skb, u8 af,
+			 struct crem_roce_pkt *p)
 {
-	struct crem_roce_pkt p;
+	const u8 *ip;
 
 	if (!is_rocev2(skb, af))
-		return NF_ACCEPT;
+		return NULL;
 	crem_net_stat_inc(cn, CREM_STAT_ROCE_SEEN);
-	if (crem_roce_parse_ip(skb_network_header(skb), skb->len, &p) !=
-	    CREM_ROCE_OK) {
+	if (skb_is_gso(skb)) {
+		crem_net_stat_inc(cn, CREM_STAT_GSO_PASSED);
+		return NULL;
+	}
+	ip = packet_bytes(skb, skb->len);
+	if (!ip) {
+		crem_net_stat_inc(cn, CREM_STAT_TOO_LONG);
+		return NULL;
+	}
+	if (crem_roce_parse_ip(ip, skb->len, p) != CREM_ROCE_OK) {
 		crem_net_stat_inc(cn, CREM_STAT_ROCE_BAD);
+		return NULL;
+	}
+	return ip;
+}
+
+static unsigned int crem_rx(struct crem_net *cn, struct sk_buff *skb,
+			    const struct nf_hook_state *state, u8 af,
+			    nf_hookfn *hook)
+{
+	struct crem_flow_key key;
+	struct crem_roce_pkt p;
+	struct crem_flow *flow;
+	const u8 *ip;
+
+	/* Restored or held by crem, on its way: it passes. */
+	if (crem_reinjecting(skb))
+		return NF_ACCEPT;
+	ip = roce_of(cn, skb, af, &p);
+	if (!ip)
+		return NF_ACCEPT;
+	if (!crem_roce_is_source(&p)) {
+		csf_ack(cn, &p);
 		return NF_ACCEPT;
 	}
-	if (state->hook == NF_INET_POST_ROUTING) {
-		if (crem_roce_is_source(&p))
-			csf_source(cn, skb, &p);
+	key_of(&p, CREM_ROLE_RECEIVER, &key);
+	flow = crem_flow_lookup(cn, &key);
+	if (!flow)
 		return NF_ACCEPT;
-	}
-	/* PRE_ROUTING: what follows is where held packets go on. */
-	if (af == CREM_AF_INET && unlikely(!READ_ONCE(cn->okfn4)))
-		WRITE_ONCE(cn->okfn4, state->okfn);
-	else if (af == CREM_AF_INET6 && unlikely(!READ_ONCE(cn->okfn6)))
-		WRITE_ONCE(cn->okfn6, state->okfn);
-	if (crem_roce_is_source(&p))
-		return crf_source(cn, skb, &p) ? NF_STOLEN : NF_ACCEPT;
-	csf_ack(cn, &p);
+	return crf_source(flow, skb, state, hook, ip, &p) ? NF_STOLEN :
+							      NF_ACCEPT;
+}
+
+static unsigned int crem_tx(struct crem_net *cn, struct sk_buff *skb, u8 af)
+{
+	struct crem_roce_pkt p;
+	const u8 *ip;
+
+	ip = roce_of(cn, skb, af, &p);
+	if (ip && crem_roce_is_source(&p))
+		csf_source(cn, ip, &p);
 	return NF_ACCEPT;
 }
 
-static unsigned int crem_hook4(void *priv, struct sk_buff *skb,
-			       const struct nf_hook_state *state)
+static unsigned int crem_rx4(void *priv, struct sk_buff *skb,
+			     const struct nf_hook_state *state)
 {
-	return crem_hook(priv, skb, state, CREM_AF_INET);
+	return crem_rx(priv, skb, state, CREM_AF_INET, crem_rx4);
 }
 
-static unsigned int crem_hook6(void *priv, struct sk_buff *skb,
-			       const struct nf_hook_state *state)
+static unsigned int crem_rx6(void *priv, struct sk_buff *skb,
+			     const struct nf_hook_state *state)
 {
-	return crem_hook(priv, skb, state, CREM_AF_INET6);
+	return crem_rx(priv, skb, state, CREM_AF_INET6, crem_rx6);
 }
 
+static unsigned int crem_tx4(void *priv, struct sk_buff *skb,
+			     const struct nf_hook_state *state)
+{
+	return crem_tx(priv, skb, CREM_AF_INET);
+}
+
+static unsigned int crem_tx6(void *priv, struct sk_buff *skb,
+			     const struct nf_hook_state *state)
+{
+	return crem_tx(priv, skb, CREM_AF_INET6);
+}
+
+/*
+ * Receive first, before defragmentation, raw, conntrack and NAT, so that
+ * a held packet going on later is seen by all of them once; send last, so
+ * that crem sees the packet as it leaves.
+ */
 static const struct nf_hook_ops crem_hook_ops[] = {
 	{
-		.hook = crem_hook4, .pf = NFPROTO_IPV4,
-		.hooknum = NF_INET_PRE_ROUTING, .priority = NF_IP_PRI_LAST,
+		.hook = crem_rx4, .pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_PRE_ROUTING, .priority = NF_IP_PRI_FIRST,
 	},
 	{
-		.hook = crem_hook4, .pf = NFPROTO_IPV4,
+		.hook = crem_tx4, .pf = NFPROTO_IPV4,
 		.hooknum = NF_INET_POST_ROUTING, .priority = NF_IP_PRI_LAST,
 	},
 	{
-		.hook = crem_hook6, .pf = NFPROTO_IPV6,
-		.hooknum = NF_INET_PRE_ROUTING, .priority = NF_IP6_PRI_LAST,
+		.hook = crem_rx6, .pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_PRE_ROUTING, .priority = NF_IP6_PRI_FIRST,
 	},
 	{
-		.hook = crem_hook6, .pf = NFPROTO_IPV6,
+		.hook = crem_tx6, .pf = NFPROTO_IPV6,
 		.hooknum = NF_INET_POST_ROUTING, .priority = NF_IP6_PRI_LAST,
 	},
 };
@@ -245,11 +353,56 @@ int crem_hooks_register(struct crem_net *cn)
 void crem_hooks_unregister(struct crem_net *cn)
 {
 	lockdep_assert_held(&cn->cfg_mutex);
-	if (!cn->hook_ops)
+	if (!cn->hook_ops || cn->hooks_retired)
 		return;
-	/* Returns after every running hook has finished (synchronize_net). */
 	nf_unregister_net_hooks(cn->net, cn->hook_ops,
 				ARRAY_SIZE(crem_hook_ops));
+	cn->hooks_retired = true;
+}
+
+void crem_hooks_free(struct crem_net *cn)
+{
+	lockdep_assert_held(&cn->cfg_mutex);
+	if (!cn->hooks_retired)
+		return;
 	kfree(cn->hook_ops);
 	cn->hook_ops = NULL;
+	cn->hooks_retired = false;
+}
+
+/**
+ * crem_hooks_init() - the per-CPU copy buffers of nonlinear packets
+ *
+ * Context: process, module init.  Return: 0 or -ENOMEM.
+ */
+int __init crem_hooks_init(void)
+{
+	unsigned int cpu;
+
+	crem_copy = alloc_percpu(u8 *);
+	if (!crem_copy)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		u8 *buf = kmalloc(CREM_COPY_MAX, GFP_KERNEL);
+
+		if (!buf) {
+			crem_hooks_exit();
+			return -ENOMEM;
+		}
+		*per_cpu_ptr(crem_copy, cpu) = buf;
+	}
+	return 0;
+}
+
+/* Context: process, module exit, with no hook registered. */
+void crem_hooks_exit(void)
+{
+	unsigned int cpu;
+
+	if (!crem_copy)
+		return;
+	for_each_possible_cpu(cpu)
+		kfree(*per_cpu_ptr(crem_copy, cpu));
+	free_percpu(crem_copy);
+	crem_copy = NULL;
 }

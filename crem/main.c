@@ -8,16 +8,18 @@
  */
 #include <linux/init.h>
 #include <linux/module.h>
-#include <net/genetlink.h>
 
 #include <linux/crem_netlink.h>
 
 #include "compat.h"
 #include "core/version.h"
+#include "env.h"
 #include "fec/fec.h"
 #include "flow.h"
+#include "hooks.h"
 #include "netlink/genl.h"
 #include "netns.h"
+#include "reinject.h"
 
 static int __init crem_mod_init(void)
 {
@@ -29,15 +31,33 @@ static int __init crem_mod_init(void)
 	 */
 	crem_fec_init();
 
-	/* The engines' coding scratch and crem's workqueue. */
+	/* The engines' coding scratch. */
+	ret = crem_env_init();
+	if (ret)
+		goto err_env;
+
 	ret = crem_flow_work_init();
 	if (ret)
 		goto err_work;
+
+	/* The hooks' copy buffers, then the way back into the stack. */
+	ret = crem_hooks_init();
+	if (ret)
+		goto err_hooks;
+
+	ret = crem_reinject_init();
+	if (ret)
+		goto err_reinject;
 
 	/* Per-namespace state next: netlink handlers look it up. */
 	ret = crem_netns_init();
 	if (ret)
 		goto err_netns;
+
+	/* Devices and modules that go: their handlers walk the flows. */
+	ret = crem_reinject_start();
+	if (ret)
+		goto err_start;
 
 	ret = crem_genl_init();
 	if (ret)
@@ -48,24 +68,41 @@ static int __init crem_mod_init(void)
 	return 0;
 
 err_genl:
+	crem_reinject_stop();
+err_start:
 	crem_netns_exit();
 err_netns:
+	rcu_barrier();
+	crem_reinject_exit();
+err_reinject:
+	crem_hooks_exit();
+err_hooks:
 	crem_flow_work_exit();
 err_work:
+	crem_env_exit();
+err_env:
 	return ret;
 }
 
 /*
- * Netlink first (no more configuration), then every namespace's hooks,
- * socket and flows (crem_netns_exit() waits for all of them), then the
- * scratch, then the flows' memory after their grace period.
+ * Every namespace stops first (flows end with CLOSE and their flow-down
+ * events), while netlink still works; then netlink goes, waiting for its
+ * running handlers; then the device and module notifiers, which walk the
+ * namespaces' flows; then the namespaces' state, once their last flow is
+ * freed; then what the flows used.
  */
 static void __exit crem_mod_exit(void)
 {
+	crem_netns_stop_all();
 	crem_genl_exit();
+	crem_reinject_stop();
 	crem_netns_exit();
-	crem_flow_work_exit();
+	/* The flows' and configurations' RCU callbacks have all run. */
 	rcu_barrier();
+	crem_reinject_exit();
+	crem_hooks_exit();
+	crem_flow_work_exit();
+	crem_env_exit();
 	pr_info("crem " CREM_VERSION " unloaded\n");
 }
 

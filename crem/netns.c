@@ -1,17 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per network namespace state: creation, lookup and counters.
+ * Per network namespace state: creation, counters, switching crem on and
+ * off, and teardown.
+ *
+ * Stopping a namespace (crem_net_stop()) is one order, wherever it comes
+ * from - disabling, a new port, rmmod, the namespace going:
+ *   1. the hooks go: no new packet reaches a flow;
+ *   2. every flow says CLOSE to its peer (draft reason 0, one message
+ *      each, best effort) and ends; held packets go on;
+ *   3. the socket's receive stops reaching crem (its user data goes);
+ *   4. after an RCU grace period - the namespace core's own, batched for
+ *      every namespace going at once, or synchronize_net() for a change
+ *      made at run time - the socket is released and the hook memory
+ *      freed.
+ * The namespace's memory is freed only when its last flow object is
+ * (flows_alive), so no exit waits for other namespaces' work.
  */
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <net/netns/generic.h>
 
 #include "flow.h"
+#include "flowtable.h"
 #include "hooks.h"
 #include "netns.h"
-#include "sock.h"
+#include "receive.h"
+#include "socket.h"
 
 static unsigned int crem_net_id __read_mostly;
+static bool crem_going;
 
 /**
  * crem_net() - crem's state in a namespace
@@ -23,6 +40,11 @@ static unsigned int crem_net_id __read_mostly;
 struct crem_net *crem_net(const struct net *net)
 {
 	return net_generic(net, crem_net_id);
+}
+
+bool crem_unloading(void)
+{
+	return READ_ONCE(crem_going);
 }
 
 /**
@@ -114,15 +136,36 @@ void crem_net_wire_read(const struct crem_net *cn,
 	}
 }
 
-void crem_net_mem_limits(struct crem_net *cn, u64 *net, u64 *flow)
+/* Steps 1 to 3 of the stop order.  Context: process, under cfg_mutex. */
+static void crem_net_stop(struct crem_net *cn)
 {
-	const struct crem_cfg *cfg;
+	lockdep_assert_held(&cn->cfg_mutex);
+	crem_hooks_unregister(cn);
+	crem_flows_end_all(cn, CREM_CLOSE_NORMAL);
+	crem_socket_unpublish(cn);
+}
 
-	rcu_read_lock();
-	cfg = rcu_dereference(cn->cfg);
-	*net = cfg->mem_limit;
-	*flow = cfg->flow_mem_limit;
-	rcu_read_unlock();
+/* Step 4, a grace period after crem_net_stop().  Under cfg_mutex. */
+static void crem_net_stopped(struct crem_net *cn)
+{
+	lockdep_assert_held(&cn->cfg_mutex);
+	crem_socket_release(cn);
+	crem_hooks_free(cn);
+}
+
+/*
+ * From now on the namespace's memory is charged to the memory cgroup of
+ * whoever configures it.  Called while no allocation can run for it (the
+ * namespace stopped, and a grace period passed).
+ */
+static void charge_to_current(struct crem_net *cn)
+{
+	struct mem_cgroup *old;
+
+	lockdep_assert_held(&cn->cfg_mutex);
+	old = rcu_replace_pointer(cn->memcg, get_mem_cgroup_from_mm(current->mm),
+				  lockdep_is_held(&cn->cfg_mutex));
+	mem_cgroup_put(old);
 }
 
 /**
@@ -132,7 +175,8 @@ void crem_net_mem_limits(struct crem_net *cn, u64 *net, u64 *flow)
  * @extack: for the error message
  *
  * The socket follows the port (none while it is 0: there is no default),
- * the hooks follow "enabled with a port"; disabling ends every flow.
+ * the hooks follow "enabled with a port"; a new port, or disabling, stops
+ * the namespace first (every flow ends, with CLOSE to its peer).
  *
  * Context: process, with @cn->cfg_mutex held.
  * Return: 0, or -errno with @extack set; the old configuration stays.
@@ -147,11 +191,16 @@ int crem_net_apply(struct crem_net *cn, struct crem_cfg *new,
 
 	lockdep_assert_held(&cn->cfg_mutex);
 	if (new->port != old->port || !active) {
-		crem_hooks_unregister(cn);
-		crem_sock_close(cn);
-		crem_flows_flush(cn);
+		crem_net_stop(cn);
+		synchronize_net();
+		crem_net_stopped(cn);
+		charge_to_current(cn);
+		spin_lock_bh(&cn->flows_lock);
+		cn->closing = false;
+		spin_unlock_bh(&cn->flows_lock);
 		if (new->port) {
-			err = crem_sock_open(cn, new->port, extack);
+			err = crem_socket_open(cn, new->port,
+					       crem_receive_datagram, extack);
 			if (err) {
 				kfree(new);
 				/* the old port is gone: crem is off */
@@ -186,10 +235,8 @@ static int __net_init crem_net_init(struct net *net)
 
 	cn->net = net;
 	mutex_init(&cn->cfg_mutex);
-	spin_lock_init(&cn->hello_lock);
-	skb_queue_head_init(&cn->hellos);
-	INIT_WORK(&cn->hello_work, crem_sock_hello_work);
-	crem_flows_init(cn);
+	crem_flowtable_init(cn);
+	atomic_set(&cn->flows_alive, 0);
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	cn->stats = alloc_percpu(struct crem_pcpu_stats);
 	cn->wire = alloc_percpu(struct crem_wire_pcpu);
@@ -209,21 +256,30 @@ static int __net_init crem_net_init(struct net *net)
 }
 
 /*
- * Teardown, in order: no new packets (hooks), no new messages (socket),
- * then every flow ends (their work and timers finish), then no HELLO
- * waits, then the memory.
+ * The namespace is going: steps 1 to 3 now, while its devices are still
+ * there (flows end with CLOSE, held packets go on), before the core's
+ * grace period that covers every namespace of the batch.
  */
+static void __net_exit crem_net_pre_exit(struct net *net)
+{
+	struct crem_net *cn = crem_net(net);
+
+	mutex_lock(&cn->cfg_mutex);
+	crem_net_stop(cn);
+	mutex_unlock(&cn->cfg_mutex);
+}
+
+/* Step 4, and the memory once the last flow object is gone. */
 static void __net_exit crem_net_exit(struct net *net)
 {
 	struct crem_net *cn = crem_net(net);
 
 	mutex_lock(&cn->cfg_mutex);
-	crem_hooks_unregister(cn);
-	crem_sock_close(cn);
+	crem_net_stopped(cn);
 	mutex_unlock(&cn->cfg_mutex);
-	crem_flows_exit(cn);
-	cancel_work_sync(&cn->hello_work);
-	skb_queue_purge(&cn->hellos);
+	wait_var_event(&cn->flows_alive, !atomic_read(&cn->flows_alive));
+	WARN_ON_ONCE(atomic64_read(&cn->mem));
+	mem_cgroup_put(rcu_dereference_protected(cn->memcg, true));
 	kfree(rcu_dereference_protected(cn->cfg, true));
 	free_percpu(cn->stats);
 	free_percpu(cn->wire);
@@ -233,6 +289,7 @@ static void __net_exit crem_net_exit(struct net *net)
 
 static struct pernet_operations crem_net_ops = {
 	.init = crem_net_init,
+	.pre_exit = crem_net_pre_exit,
 	.exit = crem_net_exit,
 	.id = &crem_net_id,
 	.size = sizeof(struct crem_net),
@@ -250,9 +307,46 @@ int __init crem_netns_init(void)
 }
 
 /**
+ * crem_netns_stop_all() - stop crem in every namespace, before unloading
+ *
+ * Every namespace is stopped (its flows end with CLOSE, and with flow-down
+ * events while the netlink family is still there), and none can be
+ * switched on again (crem_unloading()).  The states stay until
+ * crem_netns_exit().
+ *
+ * Context: process, module exit, before the netlink family goes.
+ */
+void crem_netns_stop_all(void)
+{
+	struct net *net;
+
+	WRITE_ONCE(crem_going, true);
+	/* No namespace comes or goes meanwhile. */
+	down_read(&net_rwsem);
+	for_each_net(net) {
+		struct crem_net *cn = crem_net(net);
+
+		mutex_lock(&cn->cfg_mutex);
+		crem_net_stop(cn);
+		mutex_unlock(&cn->cfg_mutex);
+	}
+	/* One grace period for all of them. */
+	synchronize_net();
+	for_each_net(net) {
+		struct crem_net *cn = crem_net(net);
+
+		mutex_lock(&cn->cfg_mutex);
+		crem_net_stopped(cn);
+		mutex_unlock(&cn->cfg_mutex);
+	}
+	up_read(&net_rwsem);
+}
+
+/**
  * crem_netns_exit() - free the state of every namespace
  *
- * Context: process, module exit, after every user of the state is gone.
+ * Context: process, module exit, after crem_netns_stop_all() and after
+ * the netlink family is gone: nothing can reach the states any more.
  */
 void crem_netns_exit(void)
 {

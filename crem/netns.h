@@ -3,30 +3,35 @@
  * Per network namespace state.
  *
  * Lifetime: a struct crem_net is created with its namespace (or at module
- * load for namespaces that already exist) and freed after the namespace's
- * exit, when no netlink request of that namespace can still run: the core
- * calls pernet exit only after the namespace's sockets are gone.
+ * load for namespaces that exist then) and freed after the namespace's
+ * exit.  Teardown has two halves (crem_net_stop(), then the exit), see
+ * netns.c: the first stops everything that can reach the state from the
+ * network - hooks, the socket's receive, flows - and the second frees it
+ * once the core's grace period has passed.
  */
 #ifndef CREM_NETNS_H
 #define CREM_NETNS_H
 
 #include <linux/hashtable.h>
+#include <linux/memcontrol.h>
 #include <linux/mutex.h>
-#include <linux/netfilter.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/wait_bit.h>
 #include <net/net_namespace.h>
 
 #include "config.h"
 #include "core/engine.h"
+#include "socket.h"
 #include "core/stats.h"
 #include "core/wire.h"
 
-/* What follows a netfilter hook: where held and restored packets go. */
-typedef int (*crem_okfn_t)(struct net *net, struct sock *sk,
-			   struct sk_buff *skb);
-
 struct crem_pcpu_stats {
 	u64_stats_t counter[CREM_STAT_COUNT];
+	struct u64_stats_sync syncp;
+};
+
+struct crem_wire_pcpu {
+	u64_stats_t result[CREM_WIRE_NR_REASONS];
 	struct u64_stats_sync syncp;
 };
 
@@ -34,38 +39,46 @@ struct crem_pcpu_stats {
  * struct crem_net - crem's state in one network namespace
  * @net: the namespace
  * @stats: per-CPU counters; written from any context, read by netlink
+ * @wire: CREM messages received, by parse result (per CPU)
  * @cfg_mutex: serialises configuration changes, the socket and the hooks
  * @cfg: the configuration (RCU; see config.h)
- * @sock4: the CREM UDP socket, IPv4 (RTNL-free; under @cfg_mutex)
+ * @sock4: the CREM UDP socket, IPv4 (under @cfg_mutex; read under RCU)
  * @sock6: the same, IPv6
+ * @retired: the sockets of a stopped namespace, released after a grace
+ *	period (under @cfg_mutex)
  * @hook_ops: the registered netfilter hooks, or NULL (under @cfg_mutex)
- * @okfn4: what follows PRE_ROUTING for IPv4 (learnt from the hook)
- * @okfn6: the same for IPv6
- * @flows_lock: the flow tables, list and counts below
+ * @hooks_retired: @hook_ops are unregistered, to be freed after a grace
+ *	period (under @cfg_mutex)
+ * @memcg: the memory cgroup crem's memory here is charged to: the one of
+ *	whoever last set the configuration (a reference; under @cfg_mutex,
+ *	read under RCU)
+ * @flows_lock: the flow tables, list and counts below (flowtable.c)
  * @by_key: flows by (family, role, QP, addresses)
  * @by_id: flows by (role, Flow ID)
  * @by_pair: sender flows by (family, addresses), for the ACKs
- * @flows: every flow, for dumps and teardown
+ * @flows: every flow in the tables, for dumps and teardown
  * @nflows: flows in the tables
- * @closing: the namespace is going; no new flows
+ * @closing: no new flows (the namespace is stopping or going)
  * @flows_created: flows ever published
- * @flows_ended: flows ever killed
+ * @flows_ended: flows ever taken out of the tables
  * @ended: counters of the flows that ended, summed
- * @mem: bytes of engine memory charged
- * @hello_lock: the HELLOs waiting for @hello_work
- * @hellos: those HELLOs
- * @hello_work: makes receiver flows in process context
- * @wire: CREM messages received, by parse result (per CPU)
+ * @flows_alive: flow objects not yet freed, in or out of the tables (the
+ *	namespace's exit waits for none, with wait_var_event())
+ * @mem: bytes of engine memory charged to the namespace
  */
 struct crem_net {
 	struct net *net;
 	struct crem_pcpu_stats __percpu *stats;
+	struct crem_wire_pcpu __percpu *wire;
 
 	struct mutex cfg_mutex;
 	struct crem_cfg __rcu *cfg;
-	struct socket *sock4, *sock6;
+	struct socket __rcu *sock4;
+	struct socket __rcu *sock6;
+	struct crem_socket_pair retired;
 	struct nf_hook_ops *hook_ops;
-	crem_okfn_t okfn4, okfn6;
+	bool hooks_retired;
+	struct mem_cgroup __rcu *memcg;
 
 	spinlock_t flows_lock;
 	DECLARE_HASHTABLE(by_key, 10);
@@ -76,20 +89,13 @@ struct crem_net {
 	bool closing;
 	u64 flows_created, flows_ended;
 	u64 ended[CREM_FLOW_STAT_COUNT];
+	atomic_t flows_alive;
 	atomic64_t mem;
-
-	spinlock_t hello_lock;
-	struct sk_buff_head hellos;
-	struct work_struct hello_work;
-
-	struct crem_wire_pcpu {
-		u64_stats_t result[CREM_WIRE_NR_REASONS];
-		struct u64_stats_sync syncp;
-	} __percpu *wire;
 };
 
 int crem_netns_init(void);
 void crem_netns_exit(void);
+void crem_netns_stop_all(void);
 
 struct crem_net *crem_net(const struct net *net);
 void crem_net_stat_inc(struct crem_net *cn, enum crem_stat stat);
@@ -99,14 +105,14 @@ void crem_net_wire_inc(struct crem_net *cn, unsigned int reason);
 void crem_net_wire_read(const struct crem_net *cn,
 			u64 values[CREM_WIRE_NR_REASONS]);
 
-/* The namespace's and one flow's memory limits, in bytes. */
-void crem_net_mem_limits(struct crem_net *cn, u64 *net, u64 *flow);
-
 /*
  * Apply a new configuration: open or close the socket and hooks as the
  * port and enabled flag say.  Context: process, under @cfg_mutex.
  */
 int crem_net_apply(struct crem_net *cn, struct crem_cfg *new,
 		   struct netlink_ext_ack *extack);
+
+/* Is crem.ko on its way out?  Then nothing may be switched on again. */
+bool crem_unloading(void);
 
 #endif /* CREM_NETNS_H */

@@ -13,22 +13,28 @@
 #include <linux/tracepoint.h>
 
 TRACE_EVENT(crem_block_decoded,
-	TP_PROTO(u32 flow_id, u32 block_start, u32 restored, u32 repairs),
-	TP_ARGS(flow_id, block_start, restored, repairs),
+	TP_PROTO(u32 flow_id, u32 block_start, u32 restored, u32 repairs,
+		 u32 cost, bool softirq),
+	TP_ARGS(flow_id, block_start, restored, repairs, cost, softirq),
 	TP_STRUCT__entry(
 		__field(u32, flow_id)
 		__field(u32, block_start)
 		__field(u32, restored)
 		__field(u32, repairs)
+		__field(u32, cost)
+		__field(bool, softirq)
 	),
 	TP_fast_assign(
 		__entry->flow_id = flow_id;
 		__entry->block_start = block_start;
 		__entry->restored = restored;
 		__entry->repairs = repairs;
+		__entry->cost = cost;
+		__entry->softirq = softirq;
 	),
-	TP_printk("flow=%u block=%u restored=%u repairs=%u", __entry->flow_id,
-		  __entry->block_start, __entry->restored, __entry->repairs)
+	TP_printk("flow=%u block=%u restored=%u repairs=%u cost=%u softirq=%d",
+		  __entry->flow_id, __entry->block_start, __entry->restored,
+		  __entry->repairs, __entry->cost, __entry->softirq)
 );
 
 TRACE_EVENT(crem_coded_retx_sent,

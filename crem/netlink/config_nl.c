@@ -6,6 +6,7 @@
  * checks and edits the copy, and publishes it (crem_net_apply()); a bad
  * value leaves everything as it was and says why in the extack.
  */
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
@@ -85,12 +86,55 @@ static struct crem_cfg *cfg_copy(struct crem_net *cn)
 	return kmemdup(old, sizeof(*old), GFP_KERNEL);
 }
 
+/*
+ * Limits are bounded by the machine's memory, and a namespace other than
+ * the initial one gets at most what the initial one allows: a user
+ * namespace's administrator cannot make crem pin more than that.
+ */
+static int check_limits(struct crem_net *cn, const struct crem_cfg *c,
+			struct genl_info *info)
+{
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
+	const struct crem_cfg *top;
+	int ret = 0;
+
+	if (c->mem_limit > ram / 2 || c->flow_mem_limit > c->mem_limit) {
+		NL_SET_ERR_MSG(info->extack,
+			       "mem-limit is at most half the memory, flow-mem-limit at most mem-limit");
+		return -ERANGE;
+	}
+	if (net_eq(cn->net, &init_net))
+		return 0;
+	rcu_read_lock();
+	top = rcu_dereference(crem_net(&init_net)->cfg);
+	if (c->mem_limit > top->mem_limit ||
+	    c->flow_mem_limit > top->flow_mem_limit ||
+	    c->max_flows > top->max_flows) {
+		NL_SET_ERR_MSG(info->extack,
+			       "limits above the initial namespace's are not allowed");
+		ret = -EPERM;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
 /* Publish @c after the engine's own check of its tunables. */
 static int cfg_commit(struct crem_net *cn, struct crem_cfg *c,
 		      struct genl_info *info)
 {
 	const char *why;
+	int ret;
 
+	if (crem_unloading() && c->enabled && c->port) {
+		NL_SET_ERR_MSG(info->extack, "crem is being unloaded");
+		kfree(c);
+		return -ESHUTDOWN;
+	}
+	ret = check_limits(cn, c, info);
+	if (ret) {
+		kfree(c);
+		return ret;
+	}
 	if (crem_engine_config_check(&c->eng, &why)) {
 		/* why is a static string, as NL_SET_ERR_MSG() needs */
 		if (info->extack)

@@ -15,7 +15,9 @@
 #include <linux/crem_netlink.h>
 
 #include "../flow.h"
+#include "../flowtable.h"
 #include "../netns.h"
+#include "../reinject.h"
 #include "genl.h"
 #include "nl_gen.h"
 
@@ -154,14 +156,9 @@ int crem_nl_close_flow_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOENT;
 	}
 	spin_lock_bh(&flow->lock);
-	if (!flow->dead) {
-		if (role == 1)
-			crem_csf_close(&flow->csf, CREM_CLOSE_NORMAL);
-		else
-			crem_crf_close(&flow->crf, CREM_CLOSE_NORMAL);
-	}
+	crem_flow_close(flow, CREM_CLOSE_NORMAL);
 	spin_unlock_bh(&flow->lock);
-	crem_flow_flush(flow);
+	crem_reinject_flow(flow);
 	crem_flow_kill(flow);
 	rcu_read_unlock();
 	return 0;

@@ -1,64 +1,49 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run the portable core's KUnit suites in a real kernel: Linux 6.1 on UML,
-# built from Debian's linux-source-6.1 with kunit.py.
-#
-# Debian's kernels have no CONFIG_KUNIT, so the suites cannot load into the
-# lab's stock kernel.  The unpacked tree and the UML build directory live in
-# the cache (CREM_CACHE, default ~/.cache/crem), keyed by the source
-# package's version, so that only the first run pays for a full build.
+# Run the portable core's KUnit suites in a real kernel: the lab's debug
+# kernel (KASAN, lockdep, KFENCE, kmemleak; lab/debug-kernel.sh), with the
+# suites built as crem_kunit.ko and loaded in a lab guest.  Debian's
+# kernels have no CONFIG_KUNIT; the debug kernel, which the lab needs
+# anyway, has.
 #
 # Usage: tests/kunit/run.sh [KTAP_OUT]
-# Prints kunit.py's report; writes the kernel's KTAP to KTAP_OUT if given.
-# Exit: 0 all passed, 1 a test failed, 4 (ksft_skip) a tool is missing.
+# Prints the suites' KTAP; writes it to KTAP_OUT if given.
+# Exit: 0 all passed, 1 a test failed, 4 (ksft_skip) the debug kernel or
+# QEMU is not available.
 
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-cache=${CREM_CACHE:-$HOME/.cache/crem}
-tarball=/usr/src/linux-source-6.1.tar.xz
-ktap_out=${1:-}
+lab=$repo/tests/selftests/lab
+ktap_out=${1:-/dev/null}
+build=${BUILD:-$repo/build}
 
-if [ ! -r "$tarball" ]; then
-	echo "kunit: SKIP: $tarball is missing (run: make deps)" >&2
+if ! command -v qemu-system-x86_64 > /dev/null; then
+	echo "kunit: SKIP: qemu-system-x86_64 is missing (make deps)" >&2
 	exit 4
 fi
-ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-src=$cache/uml/linux-source-$ver
-build=$cache/uml/build-$ver
+rel=$("$lab/debug-kernel.sh" build) || {
+	echo "kunit: SKIP: no debug kernel" >&2
+	exit 4
+}
+kdir=$("$lab/debug-kernel.sh" kdir)
 
-if [ ! -e "$src/.crem-unpacked" ]; then
-	echo "kunit: unpacking linux-source-6.1 $ver into $src"
-	rm -rf "$src" "$build"
-	mkdir -p "$src"
-	tar -xJf "$tarball" -C "$src" --strip-components=1
-	touch "$src/.crem-unpacked"
-fi
+# The module, built in a copy of the sources as crem.ko is.
+out=$build/kunit-$rel
+mkdir -p "$out"
+rsync -a --delete --exclude='/build/' --exclude='/tools/' \
+	--exclude='/Documentation/' --exclude='.*' \
+	--exclude='/tests/harness/' --exclude='/tests/selftests/' \
+	--exclude='/tests/kunit/shim/' \
+	--include='*/' --include='*.[chS]' --include='*.mk' --exclude='*' \
+	--prune-empty-dirs "$repo/" "$out/"
+cp "$repo/tests/kunit/Kbuild" "$out/Kbuild"
+make -s -C "$kdir" M="$out" modules
 
-# Hook crem's suites into the tree.  The link follows the repository that
-# runs this script, so a fresh clone elsewhere is picked up.
-hook=$src/lib/crem_kunit
-mkdir -p "$hook"
-ln -sfn "$repo" "$hook/repo"
-cmp -s "$repo/tests/kunit/Kbuild" "$hook/Makefile" ||
-	cp "$repo/tests/kunit/Kbuild" "$hook/Makefile"
-cmp -s "$repo/tests/kunit/Kconfig" "$hook/Kconfig" ||
-	cp "$repo/tests/kunit/Kconfig" "$hook/Kconfig"
-grep -q crem_kunit "$src/lib/Kconfig" ||
-	echo 'source "lib/crem_kunit/Kconfig"' >> "$src/lib/Kconfig"
-grep -q crem_kunit "$src/lib/Makefile" ||
-	echo 'obj-$(CONFIG_CREM_KUNIT_TEST) += crem_kunit/' >> "$src/lib/Makefile"
-
-mkdir -p "$build"
 rc=0
-(cd "$src" && /usr/bin/python3 tools/testing/kunit/kunit.py run \
-	--kunitconfig="$repo/tests/kunit/.kunitconfig" \
-	--build_dir="$build" --jobs="$(nproc)" --timeout=300) || rc=$?
-
-if [ -n "$ktap_out" ]; then
-	# kunit.py keeps the kernel's console in test.log; keep its KTAP.
-	sed -n '/KTAP version\|TAP version/,$p' "$build/test.log" |
-		grep -E '^\s*(KTAP|TAP|[0-9]+\.\.|ok |not ok |#)' > "$ktap_out" || true
-fi
+CREM_LAB_KVER=$rel CREM_LAB_EXTRA_KO=$out/crem_kunit.ko \
+	"$lab/lab.sh" run crem_kunit.sh "$build/kunit" || rc=$?
+# Guest A's TAP: the module's result, with every suite and case below it.
+tee "$ktap_out" < "$build/kunit/a.tap"
 exit "$rc"

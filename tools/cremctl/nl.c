@@ -12,6 +12,13 @@
 
 #include "nl.h"
 
+/*
+ * One receive takes a whole message: the stats reply is a few hundred
+ * nests, up to four pages (crem_reply_start()), and libmnl's default
+ * buffer of one page truncated it once the counters grew.
+ */
+#define CREMCTL_NL_BUF (32 * 1024)
+
 #ifndef NETLINK_EXT_ACK
 #define NETLINK_EXT_ACK 11
 #endif
@@ -104,7 +111,7 @@ int crem_nl_talk(struct crem_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		return -errno;
 	do {
 		len = mnl_socket_recvfrom(nl->sock, nl->buf,
-					  MNL_SOCKET_BUFFER_SIZE);
+					  CREMCTL_NL_BUF);
 		if (len < 0)
 			return -errno;
 		errno = 0;
@@ -175,7 +182,7 @@ int crem_nl_open(struct crem_nl *nl)
 	int one = 1, ret;
 
 	memset(nl, 0, sizeof(*nl));
-	nl->buf = malloc(MNL_SOCKET_BUFFER_SIZE);
+	nl->buf = malloc(CREMCTL_NL_BUF);
 	if (!nl->buf)
 		return -ENOMEM;
 	nl->sock = mnl_socket_open(NETLINK_GENERIC);
@@ -219,7 +226,7 @@ int crem_nl_listen(struct crem_nl *nl, mnl_cb_t cb, void *data)
 {
 	for (;;) {
 		ssize_t len = mnl_socket_recvfrom(nl->sock, nl->buf,
-						  MNL_SOCKET_BUFFER_SIZE);
+						  CREMCTL_NL_BUF);
 
 		if (len < 0)
 			return -errno;

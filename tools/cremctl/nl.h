@@ -15,7 +15,7 @@ struct crem_nl {
 	unsigned int seq;
 	uint16_t family_id;
 	uint32_t events_group;	/* the "events" multicast group, or 0 */
-	char *buf;		/* MNL_SOCKET_BUFFER_SIZE bytes */
+	char *buf;		/* CREMCTL_NL_BUF bytes (nl.c) */
 };
 
 /*

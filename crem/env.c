@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The engine's environment in the kernel (see env.h).
+ */
+#include <linux/memcontrol.h>
+#include <linux/random.h>
+#include <linux/sched/mm.h>
+#include <linux/semaphore.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "env.h"
+#include "flow.h"
+#include "netlink/genl.h"
+#include "netns.h"
+#include "reinject.h"
+#include "socket.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+static struct crem_flow *env_flow(void *ctx)
+{
+	return ctx;
+}
+
+static u64 env_now(void *ctx)
+{
+	return ktime_get_ns();
+}
+
+/*
+ * Called with the flow's lock held.  The timeout takes that lock too, so a
+ * cancel here only tries: it never waits for a callback.  A deadline
+ * already due goes to the soft kick timer, which runs when the softirq of
+ * the packet on its way ends; a later one to the hard timer (flow.c).
+ */
+static void env_arm(void *ctx, void *owner, u64 deadline)
+{
+	struct crem_flow *flow = env_flow(ctx);
+
+	if (flow->dead)
+		return;
+	if (deadline == CREM_NO_DEADLINE) {
+		hrtimer_try_to_cancel(&flow->timer);
+		hrtimer_try_to_cancel(&flow->kick);
+	} else if (deadline <= ktime_get_ns()) {
+		hrtimer_start(&flow->kick, ns_to_ktime(deadline),
+			      HRTIMER_MODE_ABS_SOFT);
+	} else {
+		hrtimer_start(&flow->timer, ns_to_ktime(deadline),
+			      HRTIMER_MODE_ABS_HARD);
+	}
+}
+
+static int env_send(void *ctx, void *owner, const u8 *msg, size_t len, u8 dscp)
+{
+	struct crem_flow *flow = env_flow(ctx);
+
+	return crem_socket_send(flow->cn, flow->peer_af, flow->peer,
+				flow->peer_port, msg, len, dscp);
+}
+
+static void env_deliver(void *ctx, void *owner, const u8 *pkt, size_t len)
+{
+	crem_rx_restored(env_flow(ctx), pkt, len);
+}
+
+/* The engine lets a held packet go: it is handed on in this order. */
+static void env_let_go(void *ctx, void *owner, void *held)
+{
+	crem_rx_pkt_queue(env_flow(ctx), held, NULL);
+}
+
+static void env_random(void *ctx, void *buf, size_t len)
+{
+	get_random_bytes(buf, len);
+}
+
+/*
+ * The namespace's limits; a namespace other than the initial one never
+ * above the initial one's.
+ */
+static void mem_limits(struct crem_net *cn, u64 *net_limit, u64 *flow_limit)
+{
+	const struct crem_cfg *cfg, *top;
+
+	rcu_read_lock();
+	cfg = rcu_dereference(cn->cfg);
+	*net_limit = cfg->mem_limit;
+	*flow_limit = cfg->flow_mem_limit;
+	if (!net_eq(cn->net, &init_net)) {
+		top = rcu_dereference(crem_net(&init_net)->cfg);
+		*net_limit = min(*net_limit, top->mem_limit);
+		*flow_limit = min(*flow_limit, top->flow_mem_limit);
+	}
+	rcu_read_unlock();
+}
+
+/* What the allocator really takes for @size: that is what is charged. */
+static size_t charge_of(size_t size)
+{
+	return kmalloc_size_roundup(size);
+}
+
+static void *env_alloc(void *ctx, void *owner, size_t size)
+{
+	struct crem_flow *flow = env_flow(ctx);
+	struct crem_net *cn = flow->cn;
+	size_t charge = charge_of(size);
+	struct mem_cgroup *memcg, *old;
+	u64 net_limit, flow_limit;
+	unsigned int i;
+	void *mem;
+
+	for (i = 0; i < CREM_FLOW_SPARES; i++) {
+		if (flow->spare[i].mem && flow->spare[i].size == size) {
+			mem = flow->spare[i].mem;
+			flow->spare[i].mem = NULL;
+			return mem;
+		}
+	}
+	mem_limits(cn, &net_limit, &flow_limit);
+	if (flow->mem + charge > flow_limit) {
+		crem_net_stat_inc(cn, CREM_STAT_FLOW_MEM_LIMIT);
+		return NULL;
+	}
+	if (atomic64_add_return(charge, &cn->mem) > net_limit) {
+		atomic64_sub(charge, &cn->mem);
+		crem_net_stat_inc(cn, CREM_STAT_MEM_LIMIT);
+		return NULL;
+	}
+	rcu_read_lock();
+	memcg = rcu_dereference(cn->memcg);
+	old = set_active_memcg(memcg);
+	/* Not zeroed: the engine writes what it reads (core/env.h). */
+	mem = kmalloc(size, GFP_ATOMIC | __GFP_NOWARN | __GFP_ACCOUNT);
+	set_active_memcg(old);
+	rcu_read_unlock();
+	if (!mem) {
+		atomic64_sub(charge, &cn->mem);
+		return NULL;
+	}
+	flow->mem += charge;
+	return mem;
+}
+
+static void flow_free_mem(struct crem_flow *flow, void *mem, size_t size)
+{
+	size_t charge = charge_of(size);
+
+	atomic64_sub(charge, &flow->cn->mem);
+	flow->mem -= charge;
+	kfree(mem);
+}
+
+static void env_free(void *ctx, void *owner, void *mem, size_t size)
+{
+	struct crem_flow *flow = env_flow(ctx);
+	unsigned int i;
+
+	if (!flow->dead) {
+		for (i = 0; i < CREM_FLOW_SPARES; i++) {
+			if (!flow->spare[i].mem) {
+				flow->spare[i].mem = mem;
+				flow->spare[i].size = size;
+				return;
+			}
+		}
+	}
+	flow_free_mem(flow, mem, size);
+}
+
+void crem_env_free_spares(struct crem_flow *flow)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&flow->lock);
+	for (i = 0; i < CREM_FLOW_SPARES; i++) {
+		if (flow->spare[i].mem)
+			flow_free_mem(flow, flow->spare[i].mem,
+				      flow->spare[i].size);
+		flow->spare[i].mem = NULL;
+	}
+}
+
+/* The engine work's scratch: only that work codes (flow.h). */
+static struct crem_fec_work *env_work(void *ctx)
+{
+	struct crem_flow *flow = env_flow(ctx);
+
+	WARN_ON_ONCE(!flow->scratch);
+	return flow->scratch;
+}
+
+/* The engine's events become tracepoints, and some netlink events. */
+static void env_event(void *ctx, void *owner, const struct crem_event *ev)
+{
+	struct crem_flow *flow = env_flow(ctx);
+
+	switch (ev->type) {
+	case CREM_EV_CONFIG_CHANGED:
+		trace_crem_param_change(ev->flow_id, ev->block_start, ev->a,
+					ev->b, ev->c);
+		crem_nl_event(flow->cn, "config-changed", flow, ev);
+		break;
+	case CREM_EV_CODED_RETX_SENT:
+		trace_crem_coded_retx_sent(ev->flow_id, ev->block_start, ev->a,
+					   ev->b, ev->c);
+		break;
+	case CREM_EV_CODED_RETX_ANSWERED:
+		trace_crem_coded_retx_answered(ev->flow_id, ev->block_start,
+					       ev->a, ev->c);
+		break;
+	case CREM_EV_BLOCK_DECODED:
+		trace_crem_block_decoded(ev->flow_id, ev->block_start, ev->a,
+					 ev->b, ev->c, flow->decoded_in_softirq);
+		break;
+	case CREM_EV_FALLBACK:
+		trace_crem_fallback(ev->flow_id, ev->block_start, ev->a, ev->b);
+		crem_nl_event(flow->cn, "fallback", flow, ev);
+		break;
+	case CREM_EV_BREAKER:
+		trace_crem_circuit_breaker(ev->flow_id, ev->a);
+		crem_nl_event(flow->cn, "circuit-breaker", flow, ev);
+		break;
+	}
+}
+
+static const struct crem_env_ops crem_kernel_env_ops = {
+	.now_ns = env_now,
+	.arm = env_arm,
+	.send = env_send,
+	.deliver = env_deliver,
+	.release = env_let_go,
+	.random = env_random,
+	.alloc = env_alloc,
+	.free = env_free,
+	.work = env_work,
+	.event = env_event,
+};
+
+void crem_env_attach(struct crem_flow *flow)
+{
+	flow->env.ops = &crem_kernel_env_ops;
+	flow->env.ctx = flow;
+}
+
+/* ---- the coding scratch ------------------------------------------------ */
+
+static struct {
+	struct semaphore free_count;
+	spinlock_t lock;
+	unsigned int n, nfree;
+	struct crem_fec_work **free;
+} scratch;
+
+static struct crem_fec_work *scratch_take(void)
+{
+	struct crem_fec_work *w;
+
+	spin_lock_bh(&scratch.lock);
+	w = scratch.free[--scratch.nfree];
+	spin_unlock_bh(&scratch.lock);
+	return w;
+}
+
+struct crem_fec_work *crem_scratch_get(void)
+{
+	might_sleep();
+	down(&scratch.free_count);
+	return scratch_take();
+}
+
+struct crem_fec_work *crem_scratch_try_get(void)
+{
+	if (down_trylock(&scratch.free_count))
+		return NULL;
+	return scratch_take();
+}
+
+void crem_scratch_put(struct crem_fec_work *work)
+{
+	spin_lock_bh(&scratch.lock);
+	scratch.free[scratch.nfree++] = work;
+	spin_unlock_bh(&scratch.lock);
+	up(&scratch.free_count);
+}
+
+/**
+ * crem_env_init() - the pool of coding scratch, one per possible CPU
+ *
+ * Context: process, module init.  Return: 0 or -ENOMEM.
+ */
+int __init crem_env_init(void)
+{
+	unsigned int n = num_possible_cpus();
+
+	spin_lock_init(&scratch.lock);
+	scratch.free = kcalloc(n, sizeof(*scratch.free), GFP_KERNEL);
+	if (!scratch.free)
+		return -ENOMEM;
+	for (scratch.n = 0; scratch.n < n; scratch.n++) {
+		scratch.free[scratch.n] = vzalloc(sizeof(struct crem_fec_work));
+		if (!scratch.free[scratch.n]) {
+			scratch.nfree = scratch.n;
+			crem_env_exit();
+			return -ENOMEM;
+		}
+	}
+	scratch.nfree = n;
+	sema_init(&scratch.free_count, n);
+	return 0;
+}
+
+/* Context: process, module exit, with no engine work left. */
+void crem_env_exit(void)
+{
+	WARN_ON_ONCE(scratch.nfree != scratch.n);
+	while (scratch.nfree)
+		vfree(scratch.free[--scratch.nfree]);
+	kfree(scratch.free);
+	scratch.free = NULL;
+}

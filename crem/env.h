@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engine's environment in the kernel (crem/core/env.h): the clock, one
+ * hrtimer per flow, sending through the CREM socket, packets back into the
+ * stack (reinject.h), randomness, memory and the coding scratch.
+ *
+ * Memory: every engine buffer is charged, at the size the allocator
+ * really hands out, to the flow and its namespace, against flow-mem-limit
+ * and mem-limit (a namespace other than the initial one never above the
+ * initial one's), and to the memory cgroup of whoever configured the
+ * namespace (__GFP_ACCOUNT with that cgroup active).  Buffers come from
+ * kmalloc(GFP_ATOMIC), in any context; none is larger than the largest
+ * engine structure or symbol chunk.
+ *
+ * The coding scratch (about 260 KiB) is taken by a flow's engine work for
+ * as long as it runs, from a pool of one per CPU: decoding runs outside
+ * the flow's lock and may be preempted.
+ */
+#ifndef CREM_ENV_H
+#define CREM_ENV_H
+
+#include "core/env.h"
+
+struct crem_flow;
+
+int crem_env_init(void);
+void crem_env_exit(void);
+
+/* The environment of @flow (its ops and context). */
+void crem_env_attach(struct crem_flow *flow);
+
+/* A coding scratch for the engine work; may sleep.  Put it back after. */
+struct crem_fec_work *crem_scratch_get(void);
+/* One if the pool has one free now, else NULL; any context. */
+struct crem_fec_work *crem_scratch_try_get(void);
+void crem_scratch_put(struct crem_fec_work *work);
+
+/* Free the flow's spare buffers (it ends).  Under the flow's lock. */
+void crem_env_free_spares(struct crem_flow *flow);
+
+#endif /* CREM_ENV_H */

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A namespace's flow tables (see flowtable.h).
+ */
+#include "flowtable.h"
+
+static u32 key_hash(const struct crem_flow_key *key)
+{
+	return jhash(key, sizeof(*key), 0);
+}
+
+static u32 id_hash(u8 role, u32 id)
+{
+	return jhash_2words(role, id, 0);
+}
+
+void crem_flowtable_init(struct crem_net *cn)
+{
+	spin_lock_init(&cn->flows_lock);
+	hash_init(cn->by_key);
+	hash_init(cn->by_id);
+	hash_init(cn->by_pair);
+	INIT_LIST_HEAD(&cn->flows);
+	atomic64_set(&cn->mem, 0);
+}
+
+/* Context: under rcu_read_lock() or flows_lock. */
+struct crem_flow *crem_flow_lookup(struct crem_net *cn,
+				   const struct crem_flow_key *key)
+{
+	struct crem_flow *flow;
+
+	hash_for_each_possible_rcu(cn->by_key, flow, by_key, key_hash(key),
+				   lockdep_is_held(&cn->flows_lock))
+		if (!memcmp(&flow->key, key, sizeof(*key)))
+			return flow;
+	return NULL;
+}
+
+/* Context: under rcu_read_lock(). */
+struct crem_flow *crem_flow_by_id(struct crem_net *cn, u8 role, u32 id)
+{
+	struct crem_flow *flow;
+
+	hash_for_each_possible_rcu(cn->by_id, flow, by_id, id_hash(role, id))
+		if (flow->key.role == role && READ_ONCE(flow->flow_id) == id)
+			return flow;
+	return NULL;
+}
+
+bool crem_flowtable_publish(struct crem_net *cn, struct crem_flow *flow,
+			    u32 max_flows)
+{
+	bool ok = false;
+
+	spin_lock_bh(&cn->flows_lock);
+	if (cn->nflows >= max_flows) {
+		crem_net_stat_inc(cn, CREM_STAT_FLOW_LIMIT);
+	} else if (!cn->closing && !crem_flow_lookup(cn, &flow->key)) {
+		hash_add_rcu(cn->by_key, &flow->by_key, key_hash(&flow->key));
+		if (flow->key.role == CREM_ROLE_SENDER)
+			hash_add_rcu(cn->by_pair, &flow->by_pair,
+				     crem_flow_pair_hash(flow->key.af,
+							 flow->key.src,
+							 flow->key.dst));
+		if (flow->flow_id) {
+			hash_add_rcu(cn->by_id, &flow->by_id,
+				     id_hash(flow->key.role, flow->flow_id));
+			flow->id_hashed = true;
+		}
+		list_add_tail_rcu(&flow->list, &cn->flows);
+		cn->nflows++;
+		cn->flows_created++;
+		ok = true;
+	}
+	spin_unlock_bh(&cn->flows_lock);
+	return ok;
+}
+
+void crem_flowtable_hash_id(struct crem_flow *flow)
+{
+	struct crem_net *cn = flow->cn;
+
+	spin_lock_bh(&cn->flows_lock);
+	if (!flow->unlinked && !flow->id_hashed) {
+		hash_add_rcu(cn->by_id, &flow->by_id,
+			     id_hash(flow->key.role, flow->flow_id));
+		flow->id_hashed = true;
+	}
+	spin_unlock_bh(&cn->flows_lock);
+}
+
+bool crem_flowtable_unlink(struct crem_flow *flow)
+{
+	struct crem_net *cn = flow->cn;
+	const struct crem_flow_stats *st;
+	unsigned int i;
+
+	spin_lock_bh(&cn->flows_lock);
+	if (flow->unlinked) {
+		spin_unlock_bh(&cn->flows_lock);
+		return false;
+	}
+	flow->unlinked = true;
+	hash_del_rcu(&flow->by_key);
+	if (flow->id_hashed)
+		hash_del_rcu(&flow->by_id);
+	if (flow->key.role == CREM_ROLE_SENDER)
+		hash_del_rcu(&flow->by_pair);
+	list_del_rcu(&flow->list);
+	cn->nflows--;
+	st = crem_flow_stats(flow);
+	for (i = 0; i < CREM_FLOW_STAT_COUNT; i++)
+		cn->ended[i] += READ_ONCE(st->v[i]);
+	cn->flows_ended++;
+	spin_unlock_bh(&cn->flows_lock);
+	return true;
+}
+
+void crem_flowtable_close(struct crem_net *cn, bool closing)
+{
+	spin_lock_bh(&cn->flows_lock);
+	cn->closing = closing;
+	spin_unlock_bh(&cn->flows_lock);
+}

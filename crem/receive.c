@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dispatch of CREM messages (see receive.h).
+ *
+ * In the receive softirq a datagram is parsed (counted by result),
+ * matched to its flow and sender, and handed to the flow
+ * (crem_flow_post()): queued on its inbox for its engine work, or, a
+ * REPAIR for a receiver flow with nothing queued, run at once.  Matching:
+ *   HELLO          the receiver flow of its descriptor, else a new one;
+ *   HELLO_ACK      the sender flow with its nonce (negotiating, or given
+ *                  up waiting: a late answer still negotiates);
+ *   PATH_REPORT    from a configured reporter only, the sender flow of its
+ *                  descriptor;
+ *   the others     by (role, Flow ID), from the address bound at HELLO.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
+#include <net/sock.h>
+#include <net/udp_tunnel.h>
+
+#include "flow.h"
+#include "flowtable.h"
+#include "netns.h"
+#include "receive.h"
+
+static void note_sender(struct sk_buff *skb)
+{
+	struct crem_msg_cb *cb = CREM_MSG_CB(skb);
+
+	BUILD_BUG_ON(sizeof(*cb) > sizeof(skb->cb));
+	memset(cb->addr, 0, 16);
+	cb->port = udp_hdr(skb)->source;
+	if (ip_hdr(skb)->version == 4) {
+		cb->af = CREM_AF_INET;
+		memcpy(cb->addr, &ip_hdr(skb)->saddr, 4);
+		cb->ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
+	} else {
+		cb->af = CREM_AF_INET6;
+		memcpy(cb->addr, &ipv6_hdr(skb)->saddr, 16);
+		cb->ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+	}
+}
+
+static bool from_peer(const struct crem_flow *flow, u8 af, const u8 *addr)
+{
+	return flow->peer_af == af && !memcmp(flow->peer, addr, 16);
+}
+
+/*
+ * The sender flow a HELLO_ACK answers: the one with its nonce (random, 64
+ * bits).  Whether the flow still takes it (negotiating, or given up
+ * waiting) the engine decides, under the flow's lock.
+ */
+static struct crem_flow *by_nonce(struct crem_net *cn, u64 nonce)
+{
+	struct crem_flow *flow;
+
+	list_for_each_entry_rcu(flow, &cn->flows, list)
+		if (flow->key.role == CREM_ROLE_SENDER &&
+		    READ_ONCE(flow->csf.hello.nonce) == nonce)
+			return flow;
+	return NULL;
+}
+
+static struct crem_flow *receiver_of_hello(struct crem_net *cn,
+					   const struct crem_msg *m)
+{
+	struct crem_flow_key key;
+
+	crem_flow_key_init(&key, CREM_ROLE_RECEIVER, m->hello.af,
+			   m->hello.flow_label, m->hello.src, m->hello.dst);
+	return crem_flow_lookup(cn, &key);
+}
+
+/*
+ * The flow a message is for, or NULL.  A CLOSE may be for either role:
+ * the flow of that Flow ID whose peer sent it, else any of that ID (whose
+ * peer then did not send it).
+ */
+static struct crem_flow *flow_of(struct crem_net *cn, const struct crem_msg *m,
+				 u8 af, const u8 *addr)
+{
+	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
+	const struct crem_wire_path_report *pr = &m->path_report;
+	struct crem_flow *rx, *tx;
+	struct crem_flow_key key;
+
+	switch (m->type) {
+	case CREM_MSG_HELLO:
+		return receiver_of_hello(cn, m);
+	case CREM_MSG_HELLO_ACK:
+		return by_nonce(cn, m->hello_ack.nonce);
+	case CREM_MSG_PATH_REPORT:
+		if (!crem_cfg_reporter(cfg, af, addr)) {
+			crem_net_stat_inc(cn, CREM_STAT_REPORTS_REFUSED);
+			return NULL;
+		}
+		crem_flow_key_init(&key, CREM_ROLE_SENDER, pr->af,
+				   pr->flow_label, pr->src, pr->dst);
+		return crem_flow_lookup(cn, &key);
+	case CREM_MSG_PARAM_UPDATE:
+	case CREM_MSG_REPAIR:
+		return crem_flow_by_id(cn, CREM_ROLE_RECEIVER, m->flow_id);
+	case CREM_MSG_CLOSE:
+		rx = crem_flow_by_id(cn, CREM_ROLE_RECEIVER, m->flow_id);
+		tx = crem_flow_by_id(cn, CREM_ROLE_SENDER, m->flow_id);
+		if (rx && (from_peer(rx, af, addr) || !tx))
+			return rx;
+		return tx;
+	default:
+		return crem_flow_by_id(cn, CREM_ROLE_SENDER, m->flow_id);
+	}
+}
+
+/* A HELLO for no flow: its receiver flow, answered from here. */
+static void new_receiver(struct crem_net *cn, const struct crem_msg *m,
+			 const struct crem_msg_cb *cb)
+{
+	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
+	int err;
+
+	if (!cfg->enabled || !(cfg->role & CREM_ROLE_RECEIVER)) {
+		crem_net_stat_inc(cn, CREM_STAT_HELLO_REFUSED);
+		return;
+	}
+	err = crem_flow_new_crf(cn, m, cb->af, cb->addr, cb->port);
+	/* -EEXIST: another CPU made it from the same HELLO's twin. */
+	if (err && err != -EEXIST)
+		crem_net_stat_inc(cn, CREM_STAT_HELLO_REFUSED);
+}
+
+int crem_receive_datagram(struct sock *sk, struct sk_buff *skb)
+{
+	struct crem_net *cn = rcu_dereference_sk_user_data(sk);
+	const struct crem_msg_cb *cb = CREM_MSG_CB(skb);
+	struct crem_flow *flow;
+	enum crem_wire_reason r;
+	struct crem_msg m;
+
+	/* Our own datagram: linear makes it one buffer to parse. */
+	if (!cn || skb_linearize(skb))
+		goto drop;
+	crem_net_stat_inc(cn, CREM_STAT_MSGS_RECEIVED);
+	r = crem_inbox_parse(skb, &m);
+	crem_net_wire_inc(cn, r);
+	if (r != CREM_WIRE_OK)
+		goto drop;
+	note_sender(skb);
+	flow = flow_of(cn, &m, cb->af, cb->addr);
+	if (!flow) {
+		if (m.type == CREM_MSG_HELLO)
+			new_receiver(cn, &m, cb);
+		else
+			crem_net_stat_inc(cn, CREM_STAT_MSGS_NO_FLOW);
+		goto drop;
+	}
+	/* Messages come only from the address bound at HELLO. */
+	if (m.type != CREM_MSG_PATH_REPORT && !from_peer(flow, cb->af,
+							  cb->addr)) {
+		crem_net_stat_inc(cn, CREM_STAT_MSGS_WRONG_PEER);
+		goto drop;
+	}
+	if (crem_flow_post(flow, skb, &m))
+		return 0;
+drop:
+	kfree_skb(skb);
+	return 0;
+}
