@@ -13,12 +13,14 @@ build_pkgs="build-essential pkg-config libmnl-dev linux-headers-amd64 rsync
 	    python3-yaml"
 # KUnit on UML: the 6.1 source tree and what its build needs.
 kunit_pkgs="linux-source-6.1 xz-utils bc flex bison python3"
-# The lab: stock kernel, QEMU, busybox init, soft-RoCE userspace, tools.
-lab_pkgs="linux-image-amd64 qemu-system-x86 busybox-static cpio kmod
+# The lab: QEMU, busybox init, soft-RoCE userspace, tools.  The guests'
+# kernels are fetched into the cache, never installed (lab/kernel.sh);
+# the debug kernel builds from linux-source-6.1 (libelf, libssl).
+lab_pkgs="qemu-system-x86 busybox-static cpio kmod dpkg
 	  rdma-core ibverbs-providers ibverbs-utils perftest iproute2 jq
-	  tcpdump linux-perf"
+	  tcpdump linux-perf nftables libelf-dev libssl-dev"
 # Test vectors and benchmarks of later layers.
-test_pkgs="python3-scapy libisal-dev tshark clang libclang-rt-14-dev"
+test_pkgs="python3-scapy libisal-dev tshark clang libclang-rt-14-dev sparse"
 
 want="$build_pkgs $kunit_pkgs $lab_pkgs $test_pkgs"
 

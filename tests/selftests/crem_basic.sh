@@ -72,13 +72,14 @@ text=$("$CREMCTL" version)
 ktap_check "cremctl version prints the module's version" \
 	sh -c "echo '$text' | grep -q '^crem $module_version '"
 
-if perftest_bw ib_write_bw /tmp/bw -s 65536 -n 200; then
+if perftest_bw ib_write_bw /tmp/bw -s 65536 -n "$(lab_iters 200)"; then
 	if [ "$CREM_ROLE" = b ]; then
 		bw=$(cat /tmp/bw)
 		if awk -v bw="$bw" 'BEGIN { exit !(bw > 0) }'; then
 			ktap_ok "ib_write_bw to host A: $bw MB/s"
 		else
 			ktap_fail "ib_write_bw to host A: bandwidth '$bw'"
+			sed 's/^/# /' /tmp/perftest.out | tail -n 12
 		fi
 	else
 		ktap_ok "ib_write_bw server completed"

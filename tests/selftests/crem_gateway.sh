@@ -6,15 +6,18 @@
 # moved there).  crem runs only in the two gw namespaces, each protecting
 # the flows toward the far host's subnet through the far gateway.  B's
 # writes to A cross B's gateway (CSF), the 10 ms link with 1 % loss on B's
-# side, and A's gateway (CRF).  Nothing of crem runs in init_net.
-# Last, both gw namespaces are deleted in the middle of a transfer: crem's
-# namespace exit runs with its flows busy (the transfer then fails, its
-# path gone with them), and the module still unloads cleanly.
+# side, and A's gateway (CRF).  Nothing of crem runs in init_net.  A's
+# gateway drops what conntrack calls invalid in its forward path: the
+# packets it restores must cross it (the rule's counter stays at 0).
+# Last, both gw namespaces are deleted in the middle of a transfer (shown
+# to be running then: its process alive and RoCE packets still arriving):
+# crem's namespace exit runs with its flows busy (the transfer then fails,
+# its path gone with them), and the module still unloads cleanly.
 #
 #   hostA 10.1.0.1 -veth- gwA 192.0.2.1 ==link== 192.0.2.2 gwB -veth- hostB 10.2.0.1
 . ./guest.sh
 
-require_tool ib_write_bw "$TC" jq
+require_tool ib_write_bw "$TC" jq nft
 port=$CREM_LAB_PORT
 GW="$IP netns exec gw"
 
@@ -24,7 +27,7 @@ else
 	host=10.2.0.1 gwip=10.2.0.254 far=10.1.0.0/24 farhost=10.1.0.1
 fi
 
-ktap_plan 15
+ktap_plan $((15 + 2 * ${CREM_RUNS:-3}))
 
 # The host keeps rxe, on the veth; the link goes to the gateway.
 setup() {
@@ -60,8 +63,15 @@ delay="delay 5ms"
 ktap_check "netem on the link: $delay" \
 	$GW "$TC" qdisc add dev eth0 root netem $delay
 
-ktap_transfer "ib_write_bw host to host, 1 % loss, crem off" "off" \
-	ib_write_bw /tmp/bw_off -s 65536 -n 200
+if [ "$CREM_ROLE" = a ]; then
+	$GW nft add table inet crem_ct &&
+	$GW nft add chain inet crem_ct forward \
+		'{ type filter hook forward priority 0; policy accept; }' &&
+	$GW nft add rule inet crem_ct forward ct state invalid counter drop
+	ktap_check "gateway A drops what conntrack calls invalid" test $? = 0
+else
+	ktap_ok "gateway B forwards everything"
+fi
 
 peer_gw=192.0.2.1
 [ "$CREM_ROLE" = a ] && peer_gw=192.0.2.2
@@ -69,8 +79,8 @@ ktap_check "crem in gw: protect $far through $peer_gw" \
 	crem_start "$far" peer "$peer_gw" -- $GW
 lab_sync crem-ready
 
-ktap_transfer "ib_write_bw host to host, 1 % loss, crem on in the gateways" "on" \
-	ib_write_bw /tmp/bw_on -s 65536 -n 200
+# Host to host, crem off and on in the gateways, interleaved.
+ktap_interleaved "$GW" ib_write_bw -s 65536 -n "$(lab_iters 200)"
 
 ktap_other_verbs " through the gateways, crem on"
 
@@ -78,6 +88,17 @@ stats=$($GW "$CREMCTL" -j stats)
 echo "$stats" | jq -r 'to_entries[] | select(.value > 0) | "\(.key) \(.value)"' | sed 's/^/# gw: /'
 $GW "$CREMCTL" -j flows | jq -c '.[] | {role, state, src, dst, peer, k, m, config_id}' | sed 's/^/# flow /'
 ktap_coded "$stats" "gateway A" "gateway B"
+if [ "$CREM_ROLE" = a ]; then
+	dropped=$($GW nft list chain inet crem_ct forward | awk '/counter/ {
+		for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }')
+	if [ "$dropped" = 0 ]; then
+		ktap_ok "restored packets forwarded: none dropped as invalid"
+	else
+		ktap_fail "gateway A dropped '$dropped' packets as invalid"
+	fi
+else
+	ktap_ok "gateway B: nothing to forward back"
+fi
 
 # init_net: crem is loaded but has no port and saw no RoCE.
 seen=$("$CREMCTL" -j stats | jq -r '.roce_seen')
@@ -97,14 +118,19 @@ perftest_bw ib_write_bw /tmp/bw_exit -s 65536 -n 400 &
 pid=$!
 sleep 3
 flows=$($GW "$CREMCTL" -j flows | jq length)
-busy=$($GW "$CREMCTL" -j stats | jq -r '.roce_seen')
+seen0=$($GW "$CREMCTL" -j stats | jq -r '.roce_seen')
+sleep 1
+seen1=$($GW "$CREMCTL" -j stats | jq -r '.roce_seen')
+# Running right now: the transfer's process, and packets still coming.
+kill -0 "$pid" 2> /dev/null && running=yes || running=no
 "$IP" netns del gw
 # The link device comes back to init_net when the namespace is dismantled;
 # crem's exit for it runs in the same cleanup, before any rmmod can.
-if wait_for 30 "$IP" link show eth0 > /dev/null 2>&1 && [ "$flows" -gt 0 ]; then
-	ktap_ok "gw namespace exits under traffic ($flows flows, $busy RoCE packets seen)"
+if wait_for 30 "$IP" link show eth0 > /dev/null 2>&1 && [ "$flows" -gt 0 ] &&
+   [ "$running" = yes ] && [ "$seen1" -gt "$seen0" ]; then
+	ktap_ok "gw namespace exits under traffic ($flows flows, RoCE packets $seen0 -> $seen1 in the last second)"
 else
-	ktap_fail "gw namespace exits under traffic (flows: $flows)"
+	ktap_fail "gw namespace exits under traffic (flows $flows, transfer running: $running, RoCE $seen0 -> $seen1)"
 fi
 # The transfer holds rxe0, and so the veth, until it is gone.
 kill "$pid" 2> /dev/null

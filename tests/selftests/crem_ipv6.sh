@@ -32,7 +32,7 @@ delay="delay 5ms"
 ktap_check "crem on: protecting flows to $peer6" crem_start "$peer6/128"
 lab_sync crem-ready
 ktap_transfer "ib_write_bw over IPv6, 1 % loss, crem on" "ipv6 crem on" \
-	ib_write_bw /tmp/bw6 -s 65536 -n 200
+	ib_write_bw /tmp/bw6 -s 65536 -n "$(lab_iters 200)"
 stats=$("$CREMCTL" -j stats)
 flows=$("$CREMCTL" -j flows)
 echo "$flows" | jq -c '.[] | {role, state, src, dst, k, m, config_id}' | sed 's/^/# flow /'

@@ -21,10 +21,18 @@
 #   or the guest kernel.
 #
 # Environment:
-#   CREM_LAB_KVER      guest kernel release (default: newest /boot/vmlinuz-6.1.*)
+#   CREM_LAB_KVER      guest kernel: a series, 6.1 (default) or 6.12, fetched
+#                      by kernel.sh from Debian's archive into the cache; or
+#                      a release already there (the debug kernel)
 #   CREM_LAB_KO        crem.ko to load (default: build/kmod-$KVER/crem.ko)
 #   CREM_LAB_CREMCTL   cremctl binary (default: build/cremctl)
+#   CREM_LAB_EXTRA_KO  another module for the guests, as /crem/<its name>
 #   CREM_LAB_TIMEOUT   seconds before a guest is killed (default 600)
+#   CREM_LAB_BOOT_TIMEOUT  seconds for both guests to reach their test
+#                      (default 300); past it the pair boots once again
+#   CREM_LAB_SMP       vCPUs per guest (default 1)
+#   CREM_LAB_CPU       QEMU's CPU model (default max)
+#   CREM_LAB_MEM       MiB of memory per guest (default 1024)
 #   CREM_CACHE         cache directory (default ~/.cache/crem)
 #
 # The guest's userland is busybox plus the host's own binaries and their
@@ -43,13 +51,15 @@ ksft_skip=4
 lab_bins="/usr/sbin/ip /usr/sbin/tc /usr/bin/rdma /usr/bin/jq
 	  /usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ib_send_bw
 	  /usr/bin/ib_atomic_bw /usr/bin/ibv_devices /usr/bin/ibv_devinfo
-	  /usr/bin/tcpdump /usr/bin/perf"
+	  /usr/bin/ibv_rc_pingpong /usr/bin/tcpdump /usr/bin/perf
+	  /usr/sbin/nft"
 # Kernel modules, loaded in this order with their dependencies first.
 lab_modules="virtio_pci virtio_net crc32_generic udp_tunnel ip6_udp_tunnel
-	     ib_core ib_uverbs rdma_rxe sch_netem sch_ingress cls_u32 act_gact veth"
+	     ib_core ib_uverbs rdma_rxe sch_netem sch_ingress cls_u32 act_gact veth
+	     nf_conntrack nf_tables nft_ct bridge br_netfilter"
 rxe_provider=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 lab_pkgs="busybox-static iproute2 rdma-core ibverbs-providers libibverbs1
-	  perftest jq tcpdump linux-perf"
+	  ibverbs-utils perftest jq tcpdump linux-perf nftables"
 
 die() {
 	echo "lab: $*" >&2
@@ -61,9 +71,13 @@ skip() {
 	exit "$ksft_skip"
 }
 
-default_kver() {
-	ls /boot/vmlinuz-6.1.* 2>/dev/null | sed 's|/boot/vmlinuz-||' |
-		sort -V | tail -n 1
+# The guest kernel's release, fetched into the cache if need be.
+lab_kver() {
+	local want=${CREM_LAB_KVER:-6.1}
+	case $want in
+	6.1 | 6.12) "$lab_dir/kernel.sh" stock "$want" ;;
+	*) "$lab_dir/kernel.sh" root "$want" > /dev/null && echo "$want" ;;
+	esac
 }
 
 # Copy a file to the same path under $root, with the usr-merged layout;
@@ -92,7 +106,8 @@ install_with_libs() {
 }
 
 build_base() {
-	local kver=$1 out=$2 root="$2.d" mod bin
+	local kver=$1 out=$2 root="$2.d" kroot mod bin
+	kroot=$("$lab_dir/kernel.sh" root "$kver")
 	rm -rf "$root"
 
 	mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,proc,sys,dev,run,tmp,etc/crem-lab,root,var}
@@ -115,10 +130,12 @@ build_base() {
 
 	: > "$root/etc/crem-lab/insmod.list"
 	for mod in $lab_modules; do
-		/usr/sbin/modprobe -S "$kver" --show-depends "$mod" |
+		/usr/sbin/modprobe -d "$kroot" -S "$kver" --show-depends "$mod" |
 			awk '$1 == "insmod" {print $2}'
 	done | awk '!seen[$0]++' | while read -r mod; do
-		install_file "$root" "$mod"
+		mod=/lib/modules/$kver/${mod#*/lib/modules/$kver/}
+		mkdir -p "$root$(dirname "$mod")"
+		cp -L "$kroot$mod" "$root$mod"
 		echo "$mod" >> "$root/etc/crem-lab/insmod.list"
 	done
 	echo "$kver" > "$root/etc/crem-lab/kernel"
@@ -132,8 +149,9 @@ base_image() {
 	local kver=$1 key dir
 	key=$( {
 		echo "$kver"
-		sha256sum "${BASH_SOURCE[0]}"
-		dpkg-query -W $lab_pkgs "linux-image-$kver" 2>/dev/null
+		sha256sum < "${BASH_SOURCE[0]}"
+		dpkg-query -W $lab_pkgs 2>/dev/null
+		cat "$("$lab_dir/kernel.sh" root "$kver")/lib/modules/$kver/modules.dep"
 	} | sha256sum | cut -c1-16)
 	dir=$cache/lab
 	mkdir -p "$dir"
@@ -144,9 +162,10 @@ base_image() {
 	echo "$dir/base-$key.cpio"
 }
 
-# The per-run overlay: /init, crem.ko, cremctl and the test scripts.
+# The per-run overlay: /init, crem.ko, cremctl, cremsend and the tests.
 build_overlay() {
 	local out=$1 ko=$2 cremctl=$3 root="$1.d"
+	local cremsend=${CREM_LAB_CREMSEND:-$repo/build/cremsend}
 	rm -rf "$root"
 	mkdir -p "$root/crem/tests"
 	cp "$lab_dir/init" "$root/init"
@@ -154,6 +173,8 @@ build_overlay() {
 	[ -f "$ko" ] && cp "$ko" "$root/crem/crem.ko"
 	[ -x "$cremctl" ] && install_with_libs "$root" "$cremctl" &&
 		cp "$cremctl" "$root/crem/cremctl"
+	[ -x "$cremsend" ] && cp "$cremsend" "$root/crem/cremsend"
+	[ -n "${CREM_LAB_EXTRA_KO:-}" ] && cp "$CREM_LAB_EXTRA_KO" "$root/crem/"
 	cp "$selftests_dir"/*.sh "$root/crem/tests/"
 	cp "$lab_dir/guest.sh" "$root/crem/tests/"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$out"
@@ -174,45 +195,45 @@ guest_rc() {
 
 boot_guest() {
 	local role=$1 initrd=$2 kver=$3 sock=$4 server=$5 console=$6 mac=$7
+	local kroot smp
 	shift 7
+	kroot=$("$lab_dir/kernel.sh" root "$kver")
+	smp=${CREM_LAB_SMP:-1}
+	# KFENCE sampling from boot never lets the RCU-tasks self test of
+	# PROVE_RCU end on one TCG vCPU: the debug kernel boots with it off
+	# and the guest's init switches it on (lab/init).  Its ACPI
+	# interpreter, checked and emulated, runs the PCI routing method
+	# (_PRT) into ACPICA's 30 s loop timeout at every boot; virtio-pci
+	# needs no ACPI routing (MSI-X), so PCI does without ACPI.
+	case $kver in
+	*-crem-debug) set -- "$@" kfence.sample_interval=0 pci=noacpi ;;
+	esac
 	timeout --kill-after=10 "${CREM_LAB_TIMEOUT:-600}" \
-		qemu-system-x86_64 -m 1024 -smp 1 -cpu max -no-reboot \
+		qemu-system-x86_64 -m "${CREM_LAB_MEM:-1024}" -smp "$smp" -cpu "${CREM_LAB_CPU:-max}" -no-reboot \
 		-display none -monitor none -serial "file:$console" \
-		-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" \
+		-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
 		-append "console=ttyS0 quiet panic=-1 crem.role=$role $*" \
 		-netdev "stream,id=link,server=$server,addr.type=unix,addr.path=$sock" \
 		-device "virtio-net-pci,netdev=link,mac=$mac" \
 		</dev/null >/dev/null 2>"$console.qemu" || true
 }
 
-cmd_run() {
-	local script=$1 out=$2 kver ko cremctl base overlay initrd sock
-	local pid_a rc_a rc_b waited
-	shift 2
-	[ -f "$selftests_dir/$script" ] || die "no test script $script"
-	command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is missing (make deps)"
-	kver=${CREM_LAB_KVER:-$(default_kver)}
-	[ -n "$kver" ] && [ -r "/boot/vmlinuz-$kver" ] ||
-		skip "no Debian 6.1 kernel image in /boot (make deps)"
-	ko=${CREM_LAB_KO:-$repo/build/kmod-$kver/crem.ko}
-	cremctl=${CREM_LAB_CREMCTL:-$repo/build/cremctl}
+# began CONSOLE: the guest of CONSOLE reached its test.
+began() {
+	grep -q '^CREM-LAB-BEGIN' "$1" 2>/dev/null
+}
 
-	mkdir -p "$out"
-	out=$(cd "$out" && pwd)
-	base=$(base_image "$kver")
-	overlay="$out/overlay.cpio"
-	build_overlay "$overlay" "$ko" "$cremctl"
-	initrd="$out/initrd.cpio"
-	cat "$base" "$overlay" > "$initrd"
+# boot_pair OUT INITRD KVER ARGS: both guests, A first (its end of the
+# link listens), until they end.  The debug kernel under TCG now and then
+# hangs before its console (nothing on it for the whole timeout): a pair
+# in which a guest has not reached its test within CREM_LAB_BOOT_TIMEOUT
+# is stopped.  Return: 0, or 1 for a pair stopped so.
+boot_pair() {
+	local out=$1 initrd=$2 kver=$3 args=$4 sock=$1/link.sock
+	local pid_a pid_b waited start limit=${CREM_LAB_BOOT_TIMEOUT:-300}
+	local both=no
 
-	sock="$out/link.sock"
-	rm -f "$sock" "$out"/{a,b}.console "$out"/{a,b}.tap
-	local args="crem.test=$script"
-	local kv
-	for kv in "$@"; do
-		args="$args crem.$kv"
-	done
-
+	rm -f "$sock" "$out"/{a,b}.console
 	boot_guest a "$initrd" "$kver" "$sock" on "$out/a.console" \
 		52:54:00:c3:e0:01 "$args" &
 	pid_a=$!
@@ -224,9 +245,59 @@ cmd_run() {
 	done
 	[ -S "$sock" ] || die "guest A did not open the link socket"
 	boot_guest b "$initrd" "$kver" "$sock" off "$out/b.console" \
-		52:54:00:c3:e0:02 "$args"
+		52:54:00:c3:e0:02 "$args" &
+	pid_b=$!
+	start=$SECONDS
+	while kill -0 "$pid_a" 2>/dev/null || kill -0 "$pid_b" 2>/dev/null; do
+		if [ "$both" = no ] && began "$out/a.console" &&
+		   began "$out/b.console"; then
+			both=yes
+		fi
+		if [ "$both" = no ] && [ $((SECONDS - start)) -ge "$limit" ]; then
+			pkill -f "file:$out/a.console" || true
+			pkill -f "file:$out/b.console" || true
+			wait "$pid_a" || true
+			wait "$pid_b" || true
+			rm -f "$sock"
+			return 1
+		fi
+		sleep 1
+	done
 	wait "$pid_a" || true
+	wait "$pid_b" || true
 	rm -f "$sock"
+}
+
+cmd_run() {
+	local script=$1 out=$2 kver ko cremctl base overlay initrd
+	local rc_a rc_b
+	shift 2
+	[ -f "$selftests_dir/$script" ] || die "no test script $script"
+	command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is missing (make deps)"
+	kver=$(lab_kver) || die "no guest kernel '${CREM_LAB_KVER:-6.1}'"
+	ko=${CREM_LAB_KO:-$repo/build/kmod-$kver/crem.ko}
+	cremctl=${CREM_LAB_CREMCTL:-$repo/build/cremctl}
+
+	mkdir -p "$out"
+	out=$(cd "$out" && pwd)
+	base=$(base_image "$kver")
+	overlay="$out/overlay.cpio"
+	build_overlay "$overlay" "$ko" "$cremctl"
+	initrd="$out/initrd.cpio"
+	cat "$base" "$overlay" > "$initrd"
+
+	rm -f "$out"/{a,b}.tap
+	local args="crem.test=$script"
+	local kv
+	for kv in "$@"; do
+		args="$args crem.$kv"
+	done
+
+	if ! boot_pair "$out" "$initrd" "$kver" "$args"; then
+		echo "lab: $script: a guest did not reach its test in ${CREM_LAB_BOOT_TIMEOUT:-300} s (A: $(wc -c < "$out/a.console") bytes of console, B: $(wc -c < "$out/b.console")); booting the pair again" >&2
+		boot_pair "$out" "$initrd" "$kver" "$args" ||
+			echo "lab: $script: again a guest did not reach its test" >&2
+	fi
 
 	extract_tap "$out/a.console" > "$out/a.tap"
 	extract_tap "$out/b.console" > "$out/b.tap"

@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Devices that go while crem holds packets that came on them.  In guest A
+# only: a "peer" namespace sends, over a veth, a HELLO that makes a
+# receiver flow in init_net, then RoCEv2 sources with one PSN missing, so
+# that the flow holds the ones after the gap (hold time 8 s: the checks
+# between the packets and the deletion take seconds under TCG, and the
+# packets must still be held when the device goes).  Then:
+#  - the veth is deleted: the deletion completes at once (crem keeps no
+#    reference past NETDEV_UNREGISTER), and the held packets are dropped
+#    when their time comes (handoff_dev_gone), not handed to a freed
+#    device;
+#  - again with a new veth moved to another namespace instead.
+# Each ends with no splat (KASAN on the debug kernel).
+#
+#   peer ns: vd1 10.9.0.2 ---veth--- vd0 10.9.0.1 init_net (crem, rxe)
+. ./guest.sh
+
+if [ "$CREM_ROLE" = b ]; then
+	ktap_plan 1
+	ktap_ok "idle while A tests its devices"
+	ktap_finish
+fi
+require_tool /crem/cremsend jq
+ktap_plan 9
+
+held=5
+# dropped_from N: at least $held more packets dropped for their device.
+dropped_from() {
+	[ "$(crem_counter handoff_dev_gone)" -ge $(($1 + held)) ]
+}
+# has_flow QP: a receiver flow of QP is there.
+has_flow() {
+	"$CREMCTL" -j flows | jq -e "[.[] | select(.qp == $(($1)))] | length == 1" > /dev/null
+}
+
+# peer_flow QP: a new veth, a flow of QP from the peer namespace, and the
+# packets after a gap held.
+peer_flow() {
+	"$IP" link add vd0 type veth peer name vd1 &&
+	"$IP" link set vd1 netns peer &&
+	"$IP" addr add 10.9.0.1/24 dev vd0 &&
+	"$IP" link set vd0 up &&
+	"$IP" netns exec peer "$IP" addr add 10.9.0.2/24 dev vd1 &&
+	"$IP" netns exec peer "$IP" link set vd1 up &&
+	wait_for 10 "$IP" netns exec peer ping -c 1 -W 1 10.9.0.1 > /dev/null &&
+	"$IP" netns exec peer /crem/cremsend -d 10.9.0.1 \
+		hello "$1" 0x42 10.9.0.2 10.9.0.1 &&
+	wait_for 5 has_flow "$1" &&
+	repairs_flow "$1" &&
+	"$IP" netns exec peer /crem/cremsend -d 10.9.0.1 \
+		roce "$1" 100 $((held + 3)) 2
+}
+
+# repairs_flow QP: Config 1 with k 8, m 2 and a REPAIR of it for an
+# earlier block, so that the receiver flow of QP knows repairs flow and
+# holds the packets after a gap (it holds nothing otherwise).
+repairs_flow() {
+	local id
+	id=$("$CREMCTL" -j flows | jq -r ".[] | select(.qp == $(($1))) | .id")
+	[ -n "$id" ] &&
+	"$IP" netns exec peer /crem/cremsend -d 10.9.0.1 param "$id" 8 2 &&
+	wait_for 5 sh -c "\"$CREMCTL\" -j flows | jq -e '.[] | select(.id == $id and .k == 8)' > /dev/null" &&
+	"$IP" netns exec peer /crem/cremsend -d 10.9.0.1 repair "$id" 84 8 ||
+	{ ktap_diag "no Config 1 and REPAIR for the flow '$id'"; return 1; }
+}
+
+"$IP" netns add peer
+"$IP" netns add other
+crem_load && "$CREMCTL" set port "$CREM_LAB_PORT" role receiver \
+	hold-us 8000000 reorder-us 8000000 > /dev/null
+ktap_check "crem on: receiver, hold time 8 s" test $? = 0
+
+# still_held HELD0 REINJECTED0: $held more packets held since, and none of
+# them handed on yet (the device must go while crem holds them).
+still_held() {
+	[ "$(crem_counter flow_held)" -ge $(($1 + held)) ] &&
+		[ "$(crem_counter held_reinjected)" = "$2" ]
+}
+
+# holding_flow QP: a flow of QP from the peer holds packets, none handed
+# on; $before is the dropped count ahead of it.
+holding_flow() {
+	local held0 reinjected0
+
+	before=$(crem_counter handoff_dev_gone)
+	held0=$(crem_counter flow_held)
+	reinjected0=$(crem_counter held_reinjected)
+	peer_flow "$1" && still_held "$held0" "$reinjected0"
+}
+
+# --- deletion
+if holding_flow 0x123; then
+	ktap_ok "a receiver flow holds the packets after a gap"
+else
+	ktap_fail "a receiver flow holds the packets after a gap"
+fi
+start=$(date +%s)
+"$IP" link del vd0
+secs=$(( $(date +%s) - start ))
+if [ "$secs" -le 1 ] && ! "$IP" link show vd0 > /dev/null 2>&1; then
+	ktap_ok "the veth is deleted at once with packets held (${secs}s)"
+else
+	ktap_fail "deleting the veth took ${secs}s"
+fi
+# At once: well before H (8 s) or the idle end (10 s) would drop them.
+if wait_for 3 dropped_from "$before"; then
+	ktap_ok "its held packets are dropped, not handed on ($(crem_counter handoff_dev_gone))"
+else
+	ktap_fail "held packets dropped: $before -> $(crem_counter handoff_dev_gone)"
+	ktap_diag "$("$CREMCTL" -j stats | jq -c '{flow_held, flow_hold_expired, held_reinjected, handoff_dev_gone, inject_no_dev, flows}')"
+	"$CREMCTL" -j flows | jq -c '.[] | {qp, state, stats}' | sed 's/^/# /'
+fi
+
+# --- moving to another namespace
+if holding_flow 0x124; then
+	ktap_ok "a second flow holds packets after a gap"
+else
+	ktap_fail "a second flow holds packets after a gap"
+	"$CREMCTL" -j flows | jq -c '.[] | {qp, state, held: .stats.held}' | sed 's/^/# /'
+fi
+start=$(date +%s)
+"$IP" link set vd0 netns other
+secs=$(( $(date +%s) - start ))
+if [ "$secs" -le 1 ] && "$IP" netns exec other "$IP" link show vd0 > /dev/null 2>&1; then
+	ktap_ok "the veth moves to another namespace at once (${secs}s)"
+else
+	ktap_fail "moving the veth took ${secs}s"
+fi
+# At once: well before H (8 s) or the idle end (10 s) would drop them.
+if wait_for 3 dropped_from "$before"; then
+	ktap_ok "its held packets are dropped ($(crem_counter handoff_dev_gone))"
+else
+	ktap_fail "held packets dropped: $before -> $(crem_counter handoff_dev_gone)"
+	ktap_diag "$("$CREMCTL" -j stats | jq -c '{flow_held, flow_hold_expired, held_reinjected, handoff_dev_gone, flows}')"
+	"$CREMCTL" -j flows | jq -c '.[] | {qp, state, stats}' | sed 's/^/# /'
+fi
+"$IP" netns del other
+"$IP" netns del peer
+
+ktap_check "rmmod crem" rmmod crem
+ktap_no_splat
+ktap_finish
