@@ -51,7 +51,8 @@ CREMCTL := $(BUILD)/cremctl
 CREMCTL_SRCS := $(wildcard tools/cremctl/*.c)
 CREMCTL_HDRS := $(wildcard tools/cremctl/*.h) include/uapi/linux/crem_netlink.h
 
-.PHONY: all module modules-all lib unit-bin cremctl unit kunit selftests \
+.PHONY: mqp all module modules-all print-kdir-61 print-kdir-612 sparse \
+	lib unit-bin cremctl cremsend unit kunit selftests \
 	check demo deps nlgen nlgen-check vectors vectors-check capture clean \
 	help
 
@@ -62,8 +63,10 @@ help:
 	@echo "make deps         install the Debian packages everything needs"
 	@echo "make modules-all  build crem.ko with W=1 against 6.1 and 6.12 headers"
 	@echo "make unit         portable core suites in userspace (ASan, UBSan)"
-	@echo "make kunit        the same suites in a KUnit kernel (UML)"
-	@echo "make selftests    the two-guest soft-RoCE lab"
+	@echo "make kunit        the same suites as KUnit in the lab's debug kernel"
+	@echo "make selftests    the two-guest soft-RoCE lab (LAB_KERNEL=6.1|6.12)"
+	@echo "make mqp          the multi-QP loop in full (8 and 32 QPs, 20 runs)"
+	@echo "make sparse       sparse (C=2) over crem.ko: no finding"
 	@echo "make check        deps, then every test layer; ends 'N passed, N failed'"
 	@echo "make demo         deps, then ib_write_bw across a 10 ms, 1 % loss link"
 	@echo "make nlgen        regenerate the netlink code from $(NLSPEC)"
@@ -74,15 +77,20 @@ help:
 deps:
 	tools/deps.sh
 
-# $(call kbuild,KDIR,OUTDIR): copy the sources and run Kbuild there.
-define kbuild
-	@test -d "$(1)" || { echo "no kernel headers at '$(1)' (make deps)" >&2; exit 1; }
-	@mkdir -p $(2)
+# $(call kbuild_copy,OUTDIR): the module's sources, copied to OUTDIR.
+define kbuild_copy
+	@mkdir -p $(1)
 	@rsync -a --delete --exclude='/build/' --exclude='/tests/' \
 		--exclude='/tools/' --exclude='/Documentation/' --exclude='.*' \
 		--include='*/' --include='Kbuild' --include='*.[chS]' \
 		--include='*.mk' --exclude='*' --prune-empty-dirs \
-		./ $(2)/
+		./ $(1)/
+endef
+
+# $(call kbuild,KDIR,OUTDIR): copy the sources and run Kbuild there.
+define kbuild
+	@test -d "$(1)" || { echo "no kernel headers at '$(1)' (make deps)" >&2; exit 1; }
+	$(call kbuild_copy,$(2))
 	$(MAKE) -C $(1) M=$(2) $(if $(W),W=$(W)) modules
 endef
 
@@ -90,8 +98,16 @@ module:
 	$(call kbuild,$(KDIR),$(BUILD)/kmod-$(KVER))
 	@echo "built $(BUILD)/kmod-$(KVER)/crem.ko"
 
-# W=1 and no warnings at all, against both series.
+print-kdir-61:
+	@echo $(KDIR_61)
+print-kdir-612:
+	@echo $(KDIR_612)
+
+# W=1 and no warnings at all, against both series; a series whose headers
+# are missing is a failure, not a pass.
 modules-all:
+	@test -n "$(KDIR_61)" || { echo "FAIL: no 6.1 headers (make deps)" >&2; exit 1; }
+	@test -n "$(KDIR_612)" || { echo "FAIL: no 6.12 headers (make deps)" >&2; exit 1; }
 	@set -e; mkdir -p $(BUILD); for kdir in $(KDIR_61) $(KDIR_612); do \
 		rel=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 			$$kdir/include/generated/utsrelease.h); \
@@ -141,6 +157,16 @@ $(CREMCTL): $(CREMCTL_SRCS) $(CREMCTL_HDRS) crem/core/version.h
 
 cremctl: $(CREMCTL)
 
+# The lab's packet crafter, static for the guests' minimal userland.
+CREMSEND := $(BUILD)/cremsend
+CREMSEND_SRCS := tests/selftests/lab/cremsend.c crem/core/wire.c \
+		 crem/core/roce.c crem/core/port_user.c
+$(CREMSEND): $(CREMSEND_SRCS) $(CORE_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -O2 -static $(CREMSEND_SRCS) -o $@
+
+cremsend: $(CREMSEND)
+
 nlgen:
 	$(PYTHON) tools/nlgen.py $(NLSPEC) $(NLGEN_OUT)
 
@@ -166,19 +192,43 @@ unit: $(UNIT_BIN)
 	@mkdir -p $(BUILD)/results
 	tests/unit.sh $(UNIT_BIN) $(BUILD)/results/unit.tap
 
-kunit:
+kunit: cremctl cremsend
+	tests/selftests/lab/debug-kernel.sh build > /dev/null
+	$(MAKE) module KDIR=$$(tests/selftests/lab/debug-kernel.sh kdir)
 	@mkdir -p $(BUILD)/results
 	tests/kunit/run.sh $(BUILD)/results/kunit.tap
 
-selftests: cremctl
-	$(MAKE) module KDIR=$(KDIR_61)
+# sparse (make C=2) over crem.ko against the 6.1 headers: no warning in
+# crem's files.
+sparse:
+	@test -n "$(KDIR_61)" || { echo "FAIL: no 6.1 headers (make deps)" >&2; exit 1; }
+	@command -v sparse > /dev/null || { echo "FAIL: sparse is missing (make deps)" >&2; exit 1; }
+	$(call kbuild_copy,$(BUILD)/sparse)
+	$(MAKE) -C $(KDIR_61) M=$(BUILD)/sparse C=2 modules > $(BUILD)/sparse.log 2>&1
+	@if grep -E '^$(BUILD)/sparse/.*(warning|error):' $(BUILD)/sparse.log; then \
+		echo "FAIL: sparse has findings" >&2; exit 1; fi
+	@echo "ok: sparse finds nothing in crem's files"
+
+# The lab tests on Debian's 6.1 kernel (LAB_KERNEL=6.12 for the other).
+LAB_KERNEL ?= 6.1
+selftests: cremctl cremsend
+	$(MAKE) module KDIR=$(if $(filter 6.12,$(LAB_KERNEL)),$(KDIR_612),$(KDIR_61))
 	@mkdir -p $(BUILD)/results
-	tests/selftests/run.sh $(BUILD)/results/selftests.tap
+	tests/selftests/run.sh -k $(LAB_KERNEL) $(BUILD)/results/selftests.tap
 
 check: deps
 	tests/check.sh
 
-demo: deps cremctl
+# The multi-QP loop in full: 8 and 32 QPs, twenty runs of each verb at 0 %
+# and 1 % loss, then crem on against off with 8 QPs (make check runs a
+# short version in crem_mqp).
+mqp: cremctl cremsend
+	$(MAKE) module KDIR=$(if $(filter 6.12,$(LAB_KERNEL)),$(KDIR_612),$(KDIR_61))
+	@mkdir -p $(BUILD)/results
+	CREM_LAB_KVER=$(LAB_KERNEL) tests/selftests/lab/lab.sh run crem_mqp.sh \
+		$(BUILD)/selftests/mqp mqp_runs=20 mqp_qps=8,32 mqp_ratio=1
+
+demo: deps cremctl cremsend
 	$(MAKE) module KDIR=$(KDIR_61)
 	tests/selftests/demo.sh
 
