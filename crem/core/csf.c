@@ -196,19 +196,26 @@ static void send_all_due(struct crem_csf *csf)
 		if (!s->repairs_due)
 			continue;
 		/*
-		 * A repair held back past the CRF's reordering allowance
-		 * would come after its request: the rate budget is better
-		 * spent on newer blocks, and a coded retransmission, bounded
-		 * by the loss, covers this one.
+		 * What the rate allows goes now, however late: a timer that
+		 * fired late (a busy CPU, a descheduled virtual one) is no
+		 * reason to withhold repairs the receiver may still use
+		 * before its hold time ends.
 		 */
-		if (now(csf) - s->closed_ns > csf->cfg.reorder_ns) {
+		send_due(csf, s);
+		/*
+		 * A repair the rate holds back past the CRF's reordering
+		 * allowance would come after its request: the rate budget is
+		 * better spent on newer blocks, and a coded retransmission,
+		 * bounded by the loss, covers this one.
+		 */
+		if (s->repairs_due &&
+		    now(csf) - s->closed_ns > csf->cfg.reorder_ns) {
 			csf->stats.v[CREM_FS_REPAIRS_RATE_DROPPED] +=
 				s->repairs_due;
 			csf->repairs_due -= s->repairs_due;
 			s->repairs_due = 0;
 			continue;
 		}
-		send_due(csf, s);
 		if (s->repairs_due && !s->deferred) {
 			s->deferred = true;
 			csf->stats.v[CREM_FS_REPAIRS_DEFERRED] += s->repairs_due;

@@ -1021,6 +1021,32 @@ static void burst_end_restores_lost_last_packet(struct kunit *test)
 }
 
 /*
+ * The CSF's timer fires late (a busy CPU; a virtual one descheduled by
+ * its host), later than the CRF's reordering allowance, after the block
+ * that ends a burst closed: its repairs wait for that timer.  The rate
+ * allows them, so they go when it fires and restore the loss within H;
+ * none is dropped for having waited.
+ */
+static void repairs_go_when_the_timer_is_late(struct kunit *test)
+{
+	struct drops d = { .mask = 1u << 3 };
+	struct crem_pair *p;
+
+	p = writes_pair(test, &d, 100 * US);
+	p->par.csf_timer_late_ns = 1 * MS;
+	KUNIT_ASSERT_LT(test, p->csf.cfg.reorder_ns, p->par.csf_timer_late_ns);
+	crem_pair_send(p, 8, 100 * US);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+
+	KUNIT_ASSERT_EQ(test, p->nrx, 16 + 8);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 3)->restored);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_RATE_DROPPED), 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
+	KUNIT_EXPECT_EQ(test, crem_pair_left_to_rdma(p), 0);
+	end_pair(test, p);
+}
+
+/*
  * With no repairs flowing (here m = 0: coded retransmission only, a round
  * trip away), nothing could fill a gap within H: packets after a gap go on
  * at once, never held.
@@ -1652,6 +1678,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(hold_time_late_timer),
 	KUNIT_CASE(slow_flow_blocks_close_within_hold),
 	KUNIT_CASE(burst_end_restores_lost_last_packet),
+	KUNIT_CASE(repairs_go_when_the_timer_is_late),
 	KUNIT_CASE(alloc_failures),
 	KUNIT_CASE(no_hold_without_repairs),
 	KUNIT_CASE(release_held_now),

@@ -545,6 +545,8 @@ static void csf_arm(void *ctx, void *owner, u64 deadline)
 {
 	struct crem_pair *p = ctx;
 
+	if (deadline != CREM_NO_DEADLINE)
+		deadline += p->par.csf_timer_late_ns;
 	crem_sim_timer_arm(&p->sim, &p->csf_timer, deadline);
 }
 

@@ -45,6 +45,7 @@ struct crem_pair_params {
 	 * busy CPU.
 	 */
 	u64 crf_timer_late_ns;
+	u64 csf_timer_late_ns;	/* the same for the CSF's */
 	/* The n-th allocation of either engine fails (0: none does). */
 	u64 fail_alloc_nth;
 };
