@@ -47,12 +47,20 @@ static u32 block_end(const struct crem_csf_block *b)
 	return crem_psn_add(b->start_psn, b->k);
 }
 
+/*
+ * Give up the block's ordinary repairs still due: the rate held them back
+ * too long, or a coded answer covers its losses now.
+ */
+static void drop_due(struct crem_csf *csf, struct crem_csf_slot *s)
+{
+	csf->stats.v[CREM_FS_REPAIRS_RATE_DROPPED] += s->repairs_due;
+	csf->repairs_due -= s->repairs_due;
+	s->repairs_due = 0;
+}
+
 static void free_slot(struct crem_csf *csf, struct crem_csf_slot *s)
 {
-	if (s->repairs_due) {
-		csf->stats.v[CREM_FS_REPAIRS_RATE_DROPPED] += s->repairs_due;
-		csf->repairs_due -= s->repairs_due;
-	}
+	drop_due(csf, s);
 	release(csf, s->block, s->size);
 	memset(s, 0, sizeof(*s));
 }
@@ -189,31 +197,34 @@ static void send_due(struct crem_csf *csf, struct crem_csf_slot *s)
 static void send_all_due(struct crem_csf *csf)
 {
 	unsigned int i;
+	u64 late;
 
 	for (i = 0; i < csf->count && csf->repairs_due; i++) {
 		struct crem_csf_slot *s = slot_at(csf, i);
 
 		if (!s->repairs_due)
 			continue;
-		/*
-		 * What the rate allows goes now, however late: a timer that
-		 * fired late (a busy CPU, a descheduled virtual one) is no
-		 * reason to withhold repairs the receiver may still use
-		 * before its hold time ends.
-		 */
-		send_due(csf, s);
+		late = now(csf) - s->closed_ns;
 		/*
 		 * A repair the rate holds back past the CRF's reordering
 		 * allowance would come after its request: the rate budget is
 		 * better spent on newer blocks, and a coded retransmission,
-		 * bounded by the loss, covers this one.
+		 * bounded by the loss, covers this one.  Past H, no one
+		 * could use it.
 		 */
-		if (s->repairs_due &&
-		    now(csf) - s->closed_ns > csf->cfg.reorder_ns) {
-			csf->stats.v[CREM_FS_REPAIRS_RATE_DROPPED] +=
-				s->repairs_due;
-			csf->repairs_due -= s->repairs_due;
-			s->repairs_due = 0;
+		if (late > csf->cfg.hold_ns ||
+		    (s->deferred && late > csf->cfg.reorder_ns)) {
+			drop_due(csf, s);
+			continue;
+		}
+		/*
+		 * Lateness alone is no reason to withhold what the rate
+		 * allows: a timer that fired late (a busy CPU, a descheduled
+		 * virtual one) still leaves the CRF its hold time to use it.
+		 */
+		send_due(csf, s);
+		if (s->repairs_due && late > csf->cfg.reorder_ns) {
+			drop_due(csf, s);
 			continue;
 		}
 		if (s->repairs_due && !s->deferred) {
@@ -802,6 +813,8 @@ static int answer_block(struct crem_csf *csf, struct crem_csf_slot *s,
 	}
 	s->answered_ns = t;
 	csf->stats.v[CREM_FS_REQUESTS_ANSWERED]++;
+	/* The answer covers what the block's own repairs still due would. */
+	drop_due(csf, s);
 	if (fallback || s->rounds >= 2) {
 		struct crem_event ev = {
 			.type = CREM_EV_FALLBACK, .flow_id = csf->flow_id,
@@ -868,6 +881,9 @@ static int range_request(struct crem_csf *csf, const struct crem_msg *msg)
 				else
 					absent = true;
 			}
+			/* The answer below covers this block's losses. */
+			if (crem_set_count(&lost))
+				drop_due(csf, s);
 			send_all_due(csf);
 			if (absent)
 				send_info(csf, b);

@@ -1025,24 +1025,37 @@ static void burst_end_restores_lost_last_packet(struct kunit *test)
  * its host), later than the CRF's reordering allowance, after the block
  * that ends a burst closed: its repairs wait for that timer.  The rate
  * allows them, so they go when it fires and restore the loss within H;
- * none is dropped for having waited.
+ * none is dropped for having waited.  A timer later than H, when no one
+ * could use them, drops them.
  */
 static void repairs_go_when_the_timer_is_late(struct kunit *test)
 {
 	struct drops d = { .mask = 1u << 3 };
 	struct crem_pair *p;
+	u64 sent;
 
 	p = writes_pair(test, &d, 100 * US);
 	p->par.csf_timer_late_ns = 1 * MS;
 	KUNIT_ASSERT_LT(test, p->csf.cfg.reorder_ns, p->par.csf_timer_late_ns);
+	KUNIT_ASSERT_GT(test, p->csf.cfg.hold_ns, p->par.csf_timer_late_ns);
+	sent = csf_stat(p, CREM_FS_REPAIRS_SENT);
 	crem_pair_send(p, 8, 100 * US);
 	crem_pair_run(p, p->sim.now_ns + 100 * MS);
 
 	KUNIT_ASSERT_EQ(test, p->nrx, 16 + 8);
 	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 3)->restored);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_SENT), sent + 2);
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_RATE_DROPPED), 0);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
 	KUNIT_EXPECT_EQ(test, crem_pair_left_to_rdma(p), 0);
+
+	/* Later than H, no one could use them: they are dropped. */
+	p->par.csf_timer_late_ns = p->csf.cfg.hold_ns + 1 * MS;
+	sent = csf_stat(p, CREM_FS_REPAIRS_SENT);
+	crem_pair_send(p, 8, 100 * US);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_SENT), sent);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_RATE_DROPPED), 2);
 	end_pair(test, p);
 }
 

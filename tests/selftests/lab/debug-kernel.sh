@@ -77,17 +77,22 @@ build_kernel() {
 			grep -qx "$opt" "$build/.config" || echo "$opt"
 		done)
 	[ -z "$missing" ] || die "options lost to their dependencies: $missing"
-	# What it turns off only trims the build: one that another option
-	# selects stays on, which is worth a note, not a failure.
-	missing=$(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' \
-			"$lab_dir/debug.config" |
-		while read -r opt; do
-			if grep -qE "^$opt=[ym]$" "$build/.config"; then
-				echo "$opt"
-			fi
-		done)
-	[ -z "$missing" ] ||
-		echo "debug kernel: left on, selected by others:" $missing >&2
+	# What it turns off: these few change how the kernel runs or is
+	# named, and must stay off; the rest only trims the build, and one
+	# that another option selects stays on, which is worth a note.
+	local must_off="CONFIG_LOCALVERSION_AUTO CONFIG_MODULE_SIG
+			CONFIG_DEBUG_INFO CONFIG_DEBUG_KMEMLEAK_AUTO_SCAN"
+	local left_on= opt
+	for opt in $(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' \
+			"$lab_dir/debug.config"); do
+		grep -qE "^$opt=[ym]$" "$build/.config" || continue
+		case " $(echo $must_off) " in
+		*" $opt "*) die "$opt is selected by another option" ;;
+		esac
+		left_on="$left_on $opt"
+	done
+	[ -z "$left_on" ] ||
+		echo "debug kernel: left on, selected by others:$left_on" >&2
 	echo "debug kernel: building with $jobs jobs (the first time only)" >&2
 	local start=$SECONDS
 	make -s -C "$src" O="$build" -j"$jobs" bzImage modules >&2
