@@ -35,9 +35,16 @@ summary=
 # test outruns the guest's 600 s, and with 1 GiB a guest ran out of
 # memory.  Guests keep 1 GiB (CREM_LAB_MEM_DEBUG): with
 # 2 GiB kmemleak's scans took crem_robust from 203 to 458 s.
+# crem_mqp runs 2 QPs here, 8 on the stock kernels: on this kernel, with
+# the host's CPUs also busy (two busy loops, as on a slower CI host),
+# ib_write_bw -q 8 at 0 % loss did not complete in 300 s with crem on
+# (B's rxe error counters +24,918) and completed with crem never loaded
+# (+174), while -q 2 completed every case.  crem's per-packet work under
+# KASAN is what the 8 QPs outrun; that is an open finding of its own,
+# not a lifetime one, which 2 concurrent flows each way exercise here.
 debug_tests="crem_robust.sh crem_limits.sh crem_ipv6.sh crem_devices.sh
 	     crem_conntrack.sh crem_mqp.sh"
-debug_params="runs=1 scale=25 compare=0 mqp_runs=1"
+debug_params="runs=1 scale=25 compare=0 mqp_runs=1 mqp_qps=2"
 
 # build KERNEL: crem.ko (and cremctl, cremsend) for a lab kernel.
 build() {
