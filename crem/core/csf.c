@@ -881,12 +881,12 @@ static int range_request(struct crem_csf *csf, const struct crem_msg *msg)
 				else
 					absent = true;
 			}
-			/* The answer below covers this block's losses. */
-			if (crem_set_count(&lost))
-				drop_due(csf, s);
-			send_all_due(csf);
 			if (absent)
 				send_info(csf, b);
+			/*
+			 * An answer drops the block's ordinary repairs still
+			 * due, which it covers; a refused block keeps them.
+			 */
 			if (crem_set_count(&lost) &&
 			    !answer_block(csf, s, &lost, 0, crem_set_count(&lost),
 					  msg->flags & CREM_REQ_F_FALLBACK,
@@ -894,6 +894,7 @@ static int range_request(struct crem_csf *csf, const struct crem_msg *msg)
 				used = 0;
 			else if (absent)
 				used = 0;
+			send_all_due(csf);
 		}
 	}
 	return used;

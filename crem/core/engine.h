@@ -68,6 +68,10 @@ enum crem_flow_stat {
 	CREM_FS_REPAIRS_SENT,
 	CREM_FS_REPAIR_BYTES_SENT,
 	CREM_FS_REPAIRS_DEFERRED,
+	/*
+	 * Due, never sent: the rate held them too long, H passed, or a
+	 * coded answer covered their block.
+	 */
 	CREM_FS_REPAIRS_RATE_DROPPED,
 	CREM_FS_REPAIRS_PROACTIVE,
 	CREM_FS_REPAIRS_WITHHELD,

@@ -6,9 +6,9 @@
 # ib_write_bw, ib_read_bw and ib_send_bw with 8 and with 32 QPs, at 0 %
 # and at 1 % loss on B's egress, CREM_MQP_RUNS times each; every run must
 # complete.  make check runs 8 QPs (CREM_MQP_QPS, default 8) twice each
-# (CREM_MQP_RUNS, default 2; once on the debug kernel); make mqp runs 8
-# and 32 QPs twenty times each.  rxe's error counters show
-# what a failure was.
+# (CREM_MQP_RUNS, default 2); on the debug kernel 2 QPs once (see
+# tests/check.sh); make mqp runs 8 and 32 QPs twenty times each.  rxe's
+# error counters show what a failure was.
 #
 # With CREM_MQP_RATIO=1 (make mqp) it then measures, in the same boot,
 # 8 QPs at 0 % and 0.1 % loss, crem off and on interleaved three times
