@@ -135,25 +135,36 @@ went_early() {
 	fi
 }
 
+# device_goes NS WHAT FLOW DROPPED: delete vd0, in namespace NS (empty:
+# this one), and check, as results, that the deletion (WHAT) ended before
+# the held packets' hold time, that FLOW still held them when it went,
+# and that they are then dropped (DROPPED), not handed on.
+device_goes() {
+	local ns=${1:+-n $1}
+
+	start=$(date +%s)
+	"$IP" $ns link del vd0
+	end=$(date +%s)
+	if "$IP" $ns link show vd0 > /dev/null 2>&1; then
+		ktap_fail "$2: still there after ip link del"
+	else
+		went_early "$start" "$end" "$2"
+	fi
+	held_when_gone "$3"
+	# At once: well before H (8 s) or the idle end (10 s) would drop them.
+	if wait_for 3 dropped_from "$before"; then
+		ktap_ok "$4 ($(crem_counter handoff_dev_gone))"
+	else
+		ktap_fail "held packets dropped: $before -> $(crem_counter handoff_dev_gone)"
+		ktap_diag "$("$CREMCTL" -j stats | jq -c '{flow_held, flow_hold_expired, held_reinjected, handoff_dev_gone, inject_no_dev, flows}')"
+		"$CREMCTL" -j flows | jq -c '.[] | {qp, state, stats}' | sed 's/^/# /'
+	fi
+}
+
 # --- deletion
 sent_to_flow 0x123
-start=$(date +%s)
-"$IP" link del vd0
-end=$(date +%s)
-if "$IP" link show vd0 > /dev/null 2>&1; then
-	ktap_fail "the veth is still there after ip link del"
-else
-	went_early "$start" "$end" "the veth is deleted"
-fi
-held_when_gone "a receiver flow"
-# At once: well before H (8 s) or the idle end (10 s) would drop them.
-if wait_for 3 dropped_from "$before"; then
-	ktap_ok "its held packets are dropped, not handed on ($(crem_counter handoff_dev_gone))"
-else
-	ktap_fail "held packets dropped: $before -> $(crem_counter handoff_dev_gone)"
-	ktap_diag "$("$CREMCTL" -j stats | jq -c '{flow_held, flow_hold_expired, held_reinjected, handoff_dev_gone, inject_no_dev, flows}')"
-	"$CREMCTL" -j flows | jq -c '.[] | {qp, state, stats}' | sed 's/^/# /'
-fi
+device_goes "" "the veth is deleted" "a receiver flow" \
+	"its held packets are dropped, not handed on"
 
 # --- moving to another namespace
 sent_to_flow 0x124
@@ -161,23 +172,8 @@ sent_to_flow 0x124
 # NETDEV_UNREGISTER): deleting the device there, within their hold time,
 # shows whether crem kept one.
 "$IP" link set vd0 netns other
-start=$(date +%s)
-"$IP" -n other link del vd0
-end=$(date +%s)
-if "$IP" -n other link show vd0 > /dev/null 2>&1; then
-	ktap_fail "the veth moved to another namespace is still there after ip link del"
-else
-	went_early "$start" "$end" "the veth moved to another namespace is deleted there"
-fi
-held_when_gone "a second flow"
-# At once: well before H (8 s) or the idle end (10 s) would drop them.
-if wait_for 3 dropped_from "$before"; then
-	ktap_ok "its held packets are dropped ($(crem_counter handoff_dev_gone))"
-else
-	ktap_fail "held packets dropped: $before -> $(crem_counter handoff_dev_gone)"
-	ktap_diag "$("$CREMCTL" -j stats | jq -c '{flow_held, flow_hold_expired, held_reinjected, handoff_dev_gone, flows}')"
-	"$CREMCTL" -j flows | jq -c '.[] | {qp, state, stats}' | sed 's/^/# /'
-fi
+device_goes other "the veth moved to another namespace is deleted there" \
+	"a second flow" "its held packets are dropped"
 "$IP" netns del other
 "$IP" netns del peer
 
