@@ -48,13 +48,14 @@ bool crem_unloading(void)
 }
 
 /**
- * crem_net_stat_inc() - count one event
+ * crem_net_stat_add() - count events
  * @cn: namespace state
- * @stat: counter to increment
+ * @stat: counter to raise
+ * @n: by how much
  *
  * Context: any, including hard interrupts.
  */
-void crem_net_stat_inc(struct crem_net *cn, enum crem_stat stat)
+void crem_net_stat_add(struct crem_net *cn, enum crem_stat stat, u64 n)
 {
 	struct crem_pcpu_stats *s;
 	unsigned long flags;
@@ -63,9 +64,21 @@ void crem_net_stat_inc(struct crem_net *cn, enum crem_stat stat)
 		return;
 	s = get_cpu_ptr(cn->stats);
 	flags = u64_stats_update_begin_irqsave(&s->syncp);
-	u64_stats_inc(&s->counter[stat]);
+	u64_stats_add(&s->counter[stat], n);
 	u64_stats_update_end_irqrestore(&s->syncp, flags);
 	put_cpu_ptr(cn->stats);
+}
+
+/**
+ * crem_net_stat_inc() - count one event
+ * @cn: namespace state
+ * @stat: counter to increment
+ *
+ * Context: any, including hard interrupts.
+ */
+void crem_net_stat_inc(struct crem_net *cn, enum crem_stat stat)
+{
+	crem_net_stat_add(cn, stat, 1);
 }
 
 /**

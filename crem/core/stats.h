@@ -36,6 +36,15 @@ enum crem_stat {
 	CREM_STAT_ORDER_KEPT,		/* sources kept behind earlier ones */
 	CREM_STAT_GSO_PASSED,		/* GSO packets, not protected */
 	CREM_STAT_TOO_LONG,		/* nonlinear and too long to copy */
+	/*
+	 * crem's own time at its hooks, for one packet in CREM_COST_SAMPLE
+	 * per CPU: samples taken and nanoseconds spent in them.  The cost
+	 * per packet is the second over the first.
+	 */
+	CREM_STAT_COST_TX_SAMPLES,
+	CREM_STAT_COST_TX_NS,
+	CREM_STAT_COST_RX_SAMPLES,
+	CREM_STAT_COST_RX_NS,
 	CREM_STAT_COUNT
 };
 

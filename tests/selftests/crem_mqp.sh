@@ -102,11 +102,22 @@ for pct in 0 1; do
 	done
 done
 
+# cost_since FILE: crem's mean time per packet at its hooks (one packet
+# in 64 measured, the cost_* counters) since the stats saved in FILE.
+cost_since() {
+	"$CREMCTL" -j stats | jq -r --slurpfile a "$1" '
+		def per(s; n): (.[n] - $a[0][n]) as $d | (.[s] - $a[0][s]) as $c |
+			if $c > 0 then "\($d / $c | floor) ns" else "-" end;
+		"crem time per packet at its hooks: send \(per("cost_tx_samples"; "cost_tx_ns")), receive \(per("cost_rx_samples"; "cost_rx_ns"))"'
+}
+
 if [ "$nratio" -gt 0 ]; then
 	for pct in 0 0.1; do
 		loss "$pct"
 		for tool in $tools; do
+			"$CREMCTL" -j stats > /tmp/cost0
 			CREM_RUNS=3 interleaved_quiet "$tool" -q 8 -s "$size" -n 50
+			ktap_diag "$tool -q 8, $pct % loss, runs with crem: $(cost_since /tmp/cost0)"
 			ktap_ratio "$tool -q 8, $pct % loss" 0.95
 		done
 	done
