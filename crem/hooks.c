@@ -35,28 +35,38 @@
 #define CREM_COPY_MAX 9216
 
 /*
- * One packet in this many, per CPU, has crem's time at the hook measured
- * (the cost_* counters): two clock reads per 64 packets cost next to
- * nothing, and the mean over a transfer's thousands of samples is what
- * shows whether crem's work per packet slows a CPU-bound sender.
+ * One RoCEv2 packet in this many, per CPU and direction, has crem's time
+ * at the hook measured (the cost_* counters): the mean over a transfer's
+ * thousands of samples shows whether crem's work per packet slows a
+ * CPU-bound sender, for two clock reads per 64 packets.  The send hook
+ * runs with BHs off, so its samples hold no softirq; a receive sample
+ * includes handing on the packets a source lets go (reinject.h).
  */
 #define CREM_COST_SAMPLE 64
-static DEFINE_PER_CPU(u32, crem_cost_tick);
+static DEFINE_PER_CPU(u32, crem_cost_tick_tx);
+static DEFINE_PER_CPU(u32, crem_cost_tick_rx);
 
-/* Whether this packet's time at the hook is measured; its start if so. */
-static u64 cost_start(void)
+/*
+ * The start of this packet's sample, or 0 if it is not sampled (the clock
+ * never reads 0 once hooks run).  this_cpu_inc_return() is whole in any
+ * context; a move to another CPU before cost_end() only moves the sample.
+ */
+static u64 cost_start(u32 __percpu *tick)
 {
-	return this_cpu_inc_return(crem_cost_tick) % CREM_COST_SAMPLE ? 0 :
-									 ktime_get_ns();
+	BUILD_BUG_ON(!is_power_of_2(CREM_COST_SAMPLE));
+	if (this_cpu_inc_return(*tick) % CREM_COST_SAMPLE)
+		return 0;
+	return ktime_get_ns();
 }
 
+/* Count the sample begun at @start, if any, in @samples and @ns. */
 static void cost_end(struct crem_net *cn, u64 start, enum crem_stat samples,
 		     enum crem_stat ns)
 {
 	if (!start)
 		return;
-	crem_net_stat_inc(cn, samples);
 	crem_net_stat_add(cn, ns, ktime_get_ns() - start);
+	crem_net_stat_inc(cn, samples);
 }
 
 static u8 * __percpu *crem_copy;
@@ -304,14 +314,18 @@ static unsigned int crem_tx(struct crem_net *cn, struct sk_buff *skb, u8 af)
 	return NF_ACCEPT;
 }
 
-/* Receive, measured now and then (cost_start()). */
+/* Receive (softirq), a RoCEv2 packet measured now and then. */
 static unsigned int crem_rx_timed(struct crem_net *cn, struct sk_buff *skb,
 				  const struct nf_hook_state *state, u8 af,
 				  nf_hookfn *hook)
 {
-	u64 start = cost_start();
-	unsigned int verdict = crem_rx(cn, skb, state, af, hook);
+	unsigned int verdict;
+	u64 start;
 
+	if (!is_rocev2(skb, af))
+		return NF_ACCEPT;
+	start = cost_start(&crem_cost_tick_rx);
+	verdict = crem_rx(cn, skb, state, af, hook);
 	cost_end(cn, start, CREM_STAT_COST_RX_SAMPLES, CREM_STAT_COST_RX_NS);
 	return verdict;
 }
@@ -328,14 +342,25 @@ static unsigned int crem_rx6(void *priv, struct sk_buff *skb,
 	return crem_rx_timed(priv, skb, state, CREM_AF_INET6, crem_rx6);
 }
 
-/* Send, measured now and then (cost_start()). */
+/*
+ * Send.  A packet made on this host comes here in its sender's context,
+ * BHs on (rxe's requester, in process context): they go off for crem's
+ * work, so that a softirq on this CPU neither reuses the per-CPU copy
+ * (packet_bytes()) under it nor lands inside a sample.
+ */
 static unsigned int crem_tx_timed(struct crem_net *cn, struct sk_buff *skb,
 				  u8 af)
 {
-	u64 start = cost_start();
-	unsigned int verdict = crem_tx(cn, skb, af);
+	unsigned int verdict;
+	u64 start;
 
+	if (!is_rocev2(skb, af))
+		return NF_ACCEPT;
+	local_bh_disable();
+	start = cost_start(&crem_cost_tick_tx);
+	verdict = crem_tx(cn, skb, af);
 	cost_end(cn, start, CREM_STAT_COST_TX_SAMPLES, CREM_STAT_COST_TX_NS);
+	local_bh_enable();
 	return verdict;
 }
 

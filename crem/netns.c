@@ -48,14 +48,15 @@ bool crem_unloading(void)
 }
 
 /**
- * crem_net_stat_add() - count events
+ * crem_net_stat_add() - add @n to a counter
  * @cn: namespace state
  * @stat: counter to raise
- * @n: by how much
+ * @n: by how much (an event count, or nanoseconds)
  *
  * Context: any, including hard interrupts.
  */
-void crem_net_stat_add(struct crem_net *cn, enum crem_stat stat, u64 n)
+void crem_net_stat_add(struct crem_net *cn, enum crem_stat stat,
+		       unsigned long n)
 {
 	struct crem_pcpu_stats *s;
 	unsigned long flags;

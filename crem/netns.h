@@ -98,7 +98,8 @@ void crem_netns_exit(void);
 void crem_netns_stop_all(void);
 
 struct crem_net *crem_net(const struct net *net);
-void crem_net_stat_add(struct crem_net *cn, enum crem_stat stat, u64 n);
+void crem_net_stat_add(struct crem_net *cn, enum crem_stat stat,
+		       unsigned long n);
 void crem_net_stat_inc(struct crem_net *cn, enum crem_stat stat);
 void crem_net_stats_read(const struct crem_net *cn,
 			 u64 values[CREM_STAT_COUNT]);

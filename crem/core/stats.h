@@ -37,9 +37,9 @@ enum crem_stat {
 	CREM_STAT_GSO_PASSED,		/* GSO packets, not protected */
 	CREM_STAT_TOO_LONG,		/* nonlinear and too long to copy */
 	/*
-	 * crem's own time at its hooks, for one packet in CREM_COST_SAMPLE
-	 * per CPU: samples taken and nanoseconds spent in them.  The cost
-	 * per packet is the second over the first.
+	 * crem's own time at its hooks, for one RoCEv2 packet in 64 per CPU
+	 * and direction (crem/hooks.c): samples taken and nanoseconds spent
+	 * in them.  The cost per packet is the second over the first.
 	 */
 	CREM_STAT_COST_TX_SAMPLES,
 	CREM_STAT_COST_TX_NS,

@@ -21,7 +21,7 @@ iters=${CREM_ITERS:-200}
 size=${CREM_SIZE:-65536}
 port=$CREM_LAB_PORT
 
-ktap_plan $((15 + 2 * ${CREM_RUNS:-3}))
+ktap_plan $((16 + 2 * ${CREM_RUNS:-3}))
 
 ktap_check "netem: 5 ms each way" \
 	"$TC" qdisc add dev eth0 root netem delay 5ms
@@ -147,6 +147,19 @@ fi
 
 # The runs without crem have the lower goodput.
 ktap_goodput_gain
+
+# crem measured its own time per packet at the hook the sources crossed
+# here (B sends them, A receives them): samples, and time in them.
+dir=rx
+[ "$CREM_ROLE" = b ] && dir=tx
+"$CREMCTL" -j stats > /tmp/cost.json
+samples=$(jq -r ".cost_${dir}_samples // 0" /tmp/cost.json)
+ns=$(jq -r ".cost_${dir}_ns // 0" /tmp/cost.json)
+if [ "$samples" -gt 0 ] && [ "$ns" -ge "$samples" ]; then
+	ktap_ok "crem's time at its $dir hook sampled: $samples packets, $((ns / samples)) ns each"
+else
+	ktap_fail "crem's time at its $dir hook sampled: $samples packets, $ns ns"
+fi
 
 lab_sync crem-done
 ktap_check "rmmod crem" rmmod crem
