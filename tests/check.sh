@@ -16,8 +16,11 @@
 #
 # To run part of it (to try a change, or to show that a broken build
 # fails): CREM_CHECK_LAYERS="lab-6.12 ..." runs only those layers, and
-# CREM_CHECK_TESTS="crem_basic.sh ..." only those tests in each lab layer.
-# A layer left out is named in the summary; the totals count only what ran.
+# CREM_CHECK_TESTS="crem_basic.sh ..." only those tests in each lab layer
+# (the debug layer keeps only those of its own list).  A layer left out is
+# named in the summary and in the totals line; a name that is no layer is
+# an error, a run in which nothing ran fails, and CI (CI=true) refuses
+# both variables: there, make check is all of it.
 
 set -uo pipefail
 
@@ -30,6 +33,25 @@ total_pass=0
 total_fail=0
 total_skip=0
 summary=
+not_run=0
+all_layers="unit kunit lab-6.1 lab-6.12 lab-debug"
+
+if [ -n "${CREM_CHECK_LAYERS:-}${CREM_CHECK_TESTS:-}" ]; then
+	if [ "${CI:-}" = true ]; then
+		echo "check: CREM_CHECK_LAYERS and CREM_CHECK_TESTS are not for CI" >&2
+		exit 2
+	fi
+	for l in ${CREM_CHECK_LAYERS:-}; do
+		case " $all_layers " in
+		*" $l "*) ;;
+		*) echo "check: '$l' is no layer ($all_layers)" >&2; exit 2 ;;
+		esac
+	done
+	if [ -n "${CREM_CHECK_LAYERS+set}" ] && [ -z "${CREM_CHECK_LAYERS// }" ]; then
+		echo "check: CREM_CHECK_LAYERS names no layer" >&2
+		exit 2
+	fi
+fi
 
 # The lab tests that exercise lifetimes, for the debug kernel.  Its
 # checkers slow the guests several times over, so each transfer there is a
@@ -73,6 +95,7 @@ layer() {
 	*)
 		summary="$summary$(printf '%-10s not run (CREM_CHECK_LAYERS)' "$name")
 "
+		not_run=$((not_run + 1))
 		return
 		;;
 	esac
@@ -110,7 +133,18 @@ kunit() {
 }
 
 lab_run() {
-	local name=$1 kernel=$2 tests=${CREM_CHECK_TESTS:-${3:-}} params=${4:-}
+	local name=$1 kernel=$2 tests=${3:-} params=${4:-} t picked=
+	# Only the tests asked for; the debug layer only those of its list.
+	if [ -n "${CREM_CHECK_TESTS:-}" ]; then
+		for t in $CREM_CHECK_TESTS; do
+			case " $(echo $tests) " in
+			"  "|*" $t "*) picked="$picked $t" ;;
+			*) echo "=== $name: $t is not in this layer's list, left out" ;;
+			esac
+		done
+		[ -n "$picked" ] || { echo "=== $name: none of the tests asked for"; return 1; }
+		tests=$picked
+	fi
 	build "$kernel" || return 1
 	local mem=${CREM_LAB_MEM:-1024}
 	if [ "$kernel" = debug ]; then
@@ -128,7 +162,13 @@ layer lab-6.1 lab_run lab-6.1 6.1
 layer lab-6.12 lab_run lab-6.12 6.12
 layer lab-debug lab_run lab-debug debug "$debug_tests" "$debug_params"
 
+# A run in which nothing ran proves nothing.
+if [ $((total_pass + total_fail + total_skip)) -eq 0 ]; then
+	summary="${summary}nothing ran
+"
+	total_fail=1
+fi
 echo "=== summary ==="
 printf '%s' "$summary"
-echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped${CREM_CHECK_LAYERS:+, $not_run layers not run}"
 [ "$total_fail" -eq 0 ]
