@@ -80,7 +80,12 @@ static void pop_oldest(struct crem_csf *csf, bool acked)
 	csf->count--;
 }
 
-/* The kept block whose positions include @psn, or NULL. */
+/*
+ * The kept block whose positions include @psn, or NULL.  Blocks are kept
+ * in PSN order and do not overlap, so a PSN at or past a block's start
+ * that it does not hold is in no older one: a new PSN, the usual case
+ * when a block opens, costs one look, not one per block kept.
+ */
 static struct crem_csf_slot *find_psn(struct crem_csf *csf, u32 psn)
 {
 	unsigned int i;
@@ -91,7 +96,7 @@ static struct crem_csf_slot *find_psn(struct crem_csf *csf, u32 psn)
 
 		if (crem_psn_in_range(psn, b->start_psn, b->k))
 			return s;
-		if (crem_psn_before(psn, b->start_psn) && i == 0)
+		if (!crem_psn_before(psn, b->start_psn))
 			break;
 	}
 	return NULL;
