@@ -15,7 +15,8 @@
  * A packet crem cannot help - not RoCEv2, GSO, too long to copy, not a
  * source of a flow - goes on at once and unchanged; only a source of a
  * receiver flow can wait, for at most the hold time.  Nothing is
- * linearised: a nonlinear packet is read through a per-CPU copy.
+ * linearised: a nonlinear packet is read through a per-CPU copy, in
+ * softirq context only (packet_bytes()).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -38,8 +39,10 @@
  * One RoCEv2 packet in this many, per CPU and direction, has crem's time
  * at the hook measured (the cost_* counters): the mean over a transfer's
  * thousands of samples shows whether crem's work per packet slows a
- * CPU-bound sender, for two clock reads per 64 packets.  The send hook
- * runs with BHs off, so its samples hold no softirq; a receive sample
+ * CPU-bound sender, for two clock reads per 64 packets.  A packet made on
+ * this host reaches the send hook in its sender's context with BHs on
+ * (rxe's requester): a softirq run at an interrupt's exit there falls in
+ * the sample, so a send sample is an upper bound.  A receive sample
  * includes handing on the packets a source lets go (reinject.h).
  */
 #define CREM_COST_SAMPLE 64
@@ -96,16 +99,25 @@ static bool is_rocev2(const struct sk_buff *skb, u8 af)
 
 /*
  * The IP packet of @skb as contiguous bytes: in place if its head holds
- * it, else copied into this CPU's buffer (valid until the hook returns;
- * hooks run with BHs off).  NULL if it is too long to copy.
+ * it, else copied into this CPU's buffer, which is valid until the hook
+ * returns only in softirq context: elsewhere (a packet made on this host,
+ * in its sender's context, BHs on) a softirq on this CPU could reuse the
+ * buffer under it, so such a packet is not read (rxe's are linear).
+ * NULL if it cannot be read; @stat then says why.
  */
-static const u8 *packet_bytes(const struct sk_buff *skb, unsigned int len)
+static const u8 *packet_bytes(const struct sk_buff *skb, unsigned int len,
+			      enum crem_stat *stat)
 {
 	unsigned int off = skb_network_offset(skb);
 	u8 *buf;
 
 	if (skb_headlen(skb) >= off + len)
 		return skb_network_header(skb);
+	if (!in_softirq()) {
+		*stat = CREM_STAT_NONLINEAR_PASSED;
+		return NULL;
+	}
+	*stat = CREM_STAT_TOO_LONG;
 	if (len > CREM_COPY_MAX)
 		return NULL;
 	buf = *this_cpu_ptr(crem_copy);
@@ -255,6 +267,7 @@ static bool crf_source(struct crem_flow *flow, struct sk_buff *skb,
 static const u8 *roce_of(struct crem_net *cn, struct sk_buff *skb, u8 af,
 			 struct crem_roce_pkt *p)
 {
+	enum crem_stat why;
 	const u8 *ip;
 
 	if (!is_rocev2(skb, af))
@@ -264,9 +277,9 @@ static const u8 *roce_of(struct crem_net *cn, struct sk_buff *skb, u8 af,
 		crem_net_stat_inc(cn, CREM_STAT_GSO_PASSED);
 		return NULL;
 	}
-	ip = packet_bytes(skb, skb->len);
+	ip = packet_bytes(skb, skb->len, &why);
 	if (!ip) {
-		crem_net_stat_inc(cn, CREM_STAT_TOO_LONG);
+		crem_net_stat_inc(cn, why);
 		return NULL;
 	}
 	if (crem_roce_parse_ip(ip, skb->len, p) != CREM_ROCE_OK) {
@@ -342,12 +355,7 @@ static unsigned int crem_rx6(void *priv, struct sk_buff *skb,
 	return crem_rx_timed(priv, skb, state, CREM_AF_INET6, crem_rx6);
 }
 
-/*
- * Send.  A packet made on this host comes here in its sender's context,
- * BHs on (rxe's requester, in process context): they go off for crem's
- * work, so that a softirq on this CPU neither reuses the per-CPU copy
- * (packet_bytes()) under it nor lands inside a sample.
- */
+/* Send, a RoCEv2 packet measured now and then. */
 static unsigned int crem_tx_timed(struct crem_net *cn, struct sk_buff *skb,
 				  u8 af)
 {
@@ -356,11 +364,9 @@ static unsigned int crem_tx_timed(struct crem_net *cn, struct sk_buff *skb,
 
 	if (!is_rocev2(skb, af))
 		return NF_ACCEPT;
-	local_bh_disable();
 	start = cost_start(&crem_cost_tick_tx);
 	verdict = crem_tx(cn, skb, af);
 	cost_end(cn, start, CREM_STAT_COST_TX_SAMPLES, CREM_STAT_COST_TX_NS);
-	local_bh_enable();
 	return verdict;
 }
 

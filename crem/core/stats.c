@@ -25,6 +25,7 @@ static const char *const crem_stat_names[] = {
 	[CREM_STAT_ORDER_KEPT] = "order_kept",
 	[CREM_STAT_GSO_PASSED] = "gso_passed",
 	[CREM_STAT_TOO_LONG] = "too_long",
+	[CREM_STAT_NONLINEAR_PASSED] = "nonlinear_passed",
 	[CREM_STAT_COST_TX_SAMPLES] = "cost_tx_samples",
 	[CREM_STAT_COST_TX_NS] = "cost_tx_ns",
 	[CREM_STAT_COST_RX_SAMPLES] = "cost_rx_samples",
