@@ -154,21 +154,35 @@ static void flow_free_mem(struct crem_flow *flow, void *mem, size_t size)
 	kfree(mem);
 }
 
+/*
+ * A buffer given back is kept as a spare for the next of its size: a
+ * sender frees a block as the RDMA transport acknowledges it and opens
+ * the next at once, and a block is tens of KiB, from the page allocator
+ * (about 150 us a time in the lab's emulated guests).  When every spare
+ * is taken, one goes, each in turn: a spare of a size no longer asked
+ * for (the blocks of an older m) must not hold its place for ever, which
+ * left every new block to the allocator.
+ */
 static void env_free(void *ctx, void *owner, void *mem, size_t size)
 {
 	struct crem_flow *flow = env_flow(ctx);
 	unsigned int i;
 
-	if (!flow->dead) {
-		for (i = 0; i < CREM_FLOW_SPARES; i++) {
-			if (!flow->spare[i].mem) {
-				flow->spare[i].mem = mem;
-				flow->spare[i].size = size;
-				return;
-			}
-		}
+	if (flow->dead) {
+		flow_free_mem(flow, mem, size);
+		return;
 	}
-	flow_free_mem(flow, mem, size);
+	for (i = 0; i < CREM_FLOW_SPARES; i++) {
+		if (!flow->spare[i].mem)
+			break;
+	}
+	if (i == CREM_FLOW_SPARES) {
+		i = flow->spare_oldest;
+		flow->spare_oldest = (i + 1) % CREM_FLOW_SPARES;
+		flow_free_mem(flow, flow->spare[i].mem, flow->spare[i].size);
+	}
+	flow->spare[i].mem = mem;
+	flow->spare[i].size = size;
 }
 
 void crem_env_free_spares(struct crem_flow *flow)

@@ -147,6 +147,7 @@ struct crem_flow {
 		void *mem;
 		size_t size;
 	} spare[CREM_FLOW_SPARES];
+	unsigned int spare_oldest;	/* the next to go when all are taken */
 	struct crem_env env;
 	union {
 		struct {
