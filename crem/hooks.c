@@ -304,10 +304,10 @@ static unsigned int crem_rx(struct crem_net *cn, struct sk_buff *skb,
 	ip = roce_of(cn, skb, af, &p);
 	if (!ip)
 		return NF_ACCEPT;
-	if (!crem_roce_is_source(&p)) {
+	if (crem_roce_acknowledges(&p))
 		csf_ack(cn, &p);
+	if (!crem_roce_is_source(&p))
 		return NF_ACCEPT;
-	}
 	key_of(&p, CREM_ROLE_RECEIVER, &key);
 	flow = crem_flow_lookup(cn, &key);
 	if (!flow)

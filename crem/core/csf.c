@@ -688,15 +688,13 @@ void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack)
 	u32 through;
 	u64 sample = 0;
 
-	if (csf->state != CREM_CSF_ACTIVE)
+	if (csf->state != CREM_CSF_ACTIVE || !crem_roce_acknowledges(ack))
 		return;
-	if (ack->class == CREM_ROCE_ACK ||
-	    ack->class == CREM_ROCE_ATOMIC_ACKNOWLEDGE)
-		through = ack->psn;
-	else if (ack->class == CREM_ROCE_NAK)
+	/* A NAK names the PSN it waits for; the rest, the last one done. */
+	if (ack->class == CREM_ROCE_NAK)
 		through = crem_psn_add(ack->psn, -1);
 	else
-		return;
+		through = ack->psn;
 	/*
 	 * The caller matches ACKs to flows by addresses only (an ACK names
 	 * the requester's QP), so it may be another QP's, from another PSN

@@ -152,7 +152,9 @@ void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
 
 /*
  * The RDMA transport's acknowledgement for the flow came back (an ACK, an
- * atomic ACK or a NAK, parsed): blocks it covers are released.
+ * atomic ACK, a NAK, or a READ response with an AETH: whatever
+ * crem_roce_acknowledges() says; others are ignored): blocks it covers
+ * are released.
  */
 void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack);
 

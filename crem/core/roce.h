@@ -180,6 +180,24 @@ static inline bool crem_roce_is_source(const struct crem_roce_pkt *p)
 	       p->class == CREM_ROCE_READ_RESPONSE;
 }
 
+/*
+ * Does the packet acknowledge the requests of the other direction up to
+ * its PSN?  ACKs, NAKs and atomic acknowledges do; so does a READ
+ * response that carries an AETH (first, last or only): a READ is
+ * answered with its data, not with an ACK.
+ */
+static inline bool crem_roce_acknowledges(const struct crem_roce_pkt *p)
+{
+	u8 op = p->opcode & 0x1f;
+
+	if (p->class == CREM_ROCE_READ_RESPONSE)
+		return op == CREM_ROCE_OP_READ_RESPONSE_FIRST ||
+		       op == CREM_ROCE_OP_READ_RESPONSE_LAST ||
+		       op == CREM_ROCE_OP_READ_RESPONSE_ONLY;
+	return p->class == CREM_ROCE_ACK || p->class == CREM_ROCE_NAK ||
+	       p->class == CREM_ROCE_ATOMIC_ACKNOWLEDGE;
+}
+
 /**
  * crem_roce_icrc() - the invariant CRC of a RoCEv2 packet, as rxe computes it
  * @ip: the IP packet, from its header through the ICRC

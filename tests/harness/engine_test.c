@@ -290,6 +290,47 @@ static void acks_of_other_qps_ignored(struct kunit *test)
 	end_pair(test, p);
 }
 
+/*
+ * A READ is answered with its data, not with an ACK: the READ responses
+ * that carry an AETH (first, last, only) acknowledge the requests up to
+ * their PSN, so the READ's block is released.  A middle response carries
+ * none and releases nothing.  Before, a flow of READs kept every block
+ * until the ring was full (256 of them, given up one by one).
+ */
+static void read_responses_release_read_blocks(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_roce_pkt rsp = {
+		.class = CREM_ROCE_READ_RESPONSE,
+		.opcode = CREM_ROCE_OP_READ_RESPONSE_MIDDLE,
+	};
+	struct crem_pair *p;
+	u32 base;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 4;
+	par.crf_cfg = par.csf_cfg;
+	p = new_pair(test, &par);
+	base = p->next_psn;
+	/* Two READs of 2 MTUs fill the first block; the third opens one. */
+	crem_pair_send_kind(p, CREM_TRAFFIC_READ, 2 * 1024);
+	crem_pair_send_kind(p, CREM_TRAFFIC_READ, 2 * 1024);
+	crem_pair_send_kind(p, CREM_TRAFFIC_READ, 2 * 1024);
+	/* Well before the harness's own ACKs, 10 ms away. */
+	crem_pair_run(p, p->sim.now_ns + 2 * MS);
+	KUNIT_ASSERT_EQ(test, p->csf.count, 2);
+	rsp.psn = crem_psn_add(base, 3);
+	crem_csf_rdma_ack(&p->csf, &rsp);
+	KUNIT_EXPECT_EQ(test, p->csf.count, 2);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_BLOCKS_ACKED), 0);
+	rsp.opcode = CREM_ROCE_OP_READ_RESPONSE_LAST;
+	crem_csf_rdma_ack(&p->csf, &rsp);
+	KUNIT_EXPECT_EQ(test, p->csf.count, 1);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_BLOCKS_ACKED), 1);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_ACKS_IGNORED), 0);
+	end_pair(test, p);
+}
+
 static unsigned int count_msgs(const struct crem_pair *p, int dir, u8 type,
 			       u8 flags, bool arrived_only)
 {
@@ -1680,6 +1721,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(clean_path),
 	KUNIT_CASE(reordering_is_not_loss),
 	KUNIT_CASE(acks_of_other_qps_ignored),
+	KUNIT_CASE(read_responses_release_read_blocks),
 	KUNIT_CASE(read_absent_positions_and_info),
 	KUNIT_CASE(config_change_with_updates_lost),
 	KUNIT_CASE(hello_lost_with_backoff),
