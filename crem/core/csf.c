@@ -81,10 +81,11 @@ static void pop_oldest(struct crem_csf *csf, bool acked)
 }
 
 /*
- * The kept block whose positions include @psn, or NULL.  Blocks are kept
- * in PSN order and do not overlap, so a PSN at or past a block's start
- * that it does not hold is in no older one: a new PSN, the usual case
- * when a block opens, costs one look, not one per block kept.
+ * The kept block whose positions include @psn, or NULL.  Every kept block
+ * is looked at: blocks are meant to lie in PSN order without overlap, but
+ * a source the CSF declines (too long for T, no memory for its block)
+ * leaves next_psn behind, and a block opened after that can overlap an
+ * older one, so stopping at the first block before @psn could miss.
  */
 static struct crem_csf_slot *find_psn(struct crem_csf *csf, u32 psn)
 {
@@ -96,8 +97,6 @@ static struct crem_csf_slot *find_psn(struct crem_csf *csf, u32 psn)
 
 		if (crem_psn_in_range(psn, b->start_psn, b->k))
 			return s;
-		if (!crem_psn_before(psn, b->start_psn))
-			break;
 	}
 	return NULL;
 }
@@ -717,7 +716,14 @@ void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack)
 		if (!b->closed ||
 		    crem_psn_before(through, crem_psn_add(block_end(b), -1)))
 			break;
-		sample = s->retransmitted ? 0 : now(csf) - s->last_source_ns;
+		/*
+		 * A READ response frees its READ's block at the last
+		 * response, after the responder streamed them all: no
+		 * round-trip sample.
+		 */
+		sample = s->retransmitted ||
+			 ack->class == CREM_ROCE_READ_RESPONSE ? 0 :
+			 now(csf) - s->last_source_ns;
 		pop_oldest(csf, true);
 		freed++;
 	}
