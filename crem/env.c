@@ -177,8 +177,8 @@ static void env_free(void *ctx, void *owner, void *mem, size_t size)
 			break;
 	}
 	if (i == CREM_FLOW_SPARES) {
-		i = flow->spare_oldest;
-		flow->spare_oldest = (i + 1) % CREM_FLOW_SPARES;
+		i = flow->spare_next;
+		flow->spare_next = (i + 1) % CREM_FLOW_SPARES;
 		flow_free_mem(flow, flow->spare[i].mem, flow->spare[i].size);
 	}
 	flow->spare[i].mem = mem;

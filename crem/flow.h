@@ -147,7 +147,7 @@ struct crem_flow {
 		void *mem;
 		size_t size;
 	} spare[CREM_FLOW_SPARES];
-	unsigned int spare_oldest;	/* the next to go when all are taken */
+	unsigned int spare_next;	/* the next to go when all are taken */
 	struct crem_env env;
 	union {
 		struct {

@@ -41,8 +41,9 @@
  * thousands of samples shows whether crem's work per packet slows a
  * CPU-bound sender, for two clock reads per 64 packets.  A packet made on
  * this host reaches the send hook in its sender's context with BHs on
- * (rxe's requester): a softirq run at an interrupt's exit there falls in
- * the sample, so a send sample is an upper bound.  A receive sample
+ * (rxe's requester): softirqs run at an interrupt's exit or at the flow
+ * lock's spin_unlock_bh(), and preemption on a preemptible kernel, fall
+ * in the sample, so a send sample is an upper bound.  A receive sample
  * includes handing on the packets a source lets go (reinject.h).
  */
 #define CREM_COST_SAMPLE 64
@@ -99,11 +100,13 @@ static bool is_rocev2(const struct sk_buff *skb, u8 af)
 
 /*
  * The IP packet of @skb as contiguous bytes: in place if its head holds
- * it, else copied into this CPU's buffer, which is valid until the hook
- * returns only in softirq context: elsewhere (a packet made on this host,
- * in its sender's context, BHs on) a softirq on this CPU could reuse the
- * buffer under it, so such a packet is not read (rxe's are linear).
- * NULL if it cannot be read; @stat then says why.
+ * it, else copied into this CPU's buffer.  That buffer is used only with
+ * BHs disabled (in_softirq(): serving a softirq, or BHs off), where no
+ * softirq can reuse it on this CPU; a packet met with BHs on (made on
+ * this host, in its sender's context) is not read (rxe's are linear).
+ * The copy is good until the hook hands a packet on into the stack
+ * (crem_reinject_flow()), which can reach a hook again: callers use it
+ * before that.  NULL if it cannot be read; @stat then says why.
  */
 static const u8 *packet_bytes(const struct sk_buff *skb, unsigned int len,
 			      enum crem_stat *stat)
