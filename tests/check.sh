@@ -17,10 +17,11 @@
 # To run part of it (to try a change, or to show that a broken build
 # fails): CREM_CHECK_LAYERS="lab-6.12 ..." runs only those layers, and
 # CREM_CHECK_TESTS="crem_basic.sh ..." only those tests in each lab layer
-# (the debug layer keeps only those of its own list).  A layer left out is
-# named in the summary and in the totals line; a name that is no layer is
-# an error, a run in which nothing ran fails, and CI (CI=true) refuses
-# both variables: there, make check is all of it.
+# (the debug layer only those of its own list, and does not run if none
+# is).  A layer left out is named in the summary and counted in the
+# totals line; a name that is no layer or no lab test is an error, a run
+# in which nothing ran fails, and CI (CI=true) refuses both variables:
+# there, make check is all of it.
 
 set -uo pipefail
 
@@ -36,21 +37,27 @@ summary=
 not_run=0
 all_layers="unit kunit lab-6.1 lab-6.12 lab-debug"
 
-if [ -n "${CREM_CHECK_LAYERS:-}${CREM_CHECK_TESTS:-}" ]; then
+# Names separated by any white space; empty is the same as unset.
+CREM_CHECK_LAYERS=$(echo ${CREM_CHECK_LAYERS:-})
+CREM_CHECK_TESTS=$(echo ${CREM_CHECK_TESTS:-})
+if [ -n "$CREM_CHECK_LAYERS$CREM_CHECK_TESTS" ]; then
 	if [ "${CI:-}" = true ]; then
 		echo "check: CREM_CHECK_LAYERS and CREM_CHECK_TESTS are not for CI" >&2
 		exit 2
 	fi
-	for l in ${CREM_CHECK_LAYERS:-}; do
+	for l in $CREM_CHECK_LAYERS; do
 		case " $all_layers " in
 		*" $l "*) ;;
 		*) echo "check: '$l' is no layer ($all_layers)" >&2; exit 2 ;;
 		esac
 	done
-	if [ -n "${CREM_CHECK_LAYERS+set}" ] && [ -z "${CREM_CHECK_LAYERS// }" ]; then
-		echo "check: CREM_CHECK_LAYERS names no layer" >&2
-		exit 2
-	fi
+	progs=" $(echo $(make -s -C "$repo/tests/selftests" print-progs)) "
+	for t in $CREM_CHECK_TESTS; do
+		case $progs in
+		*" $t "*) ;;
+		*) echo "check: '$t' is no lab test ($progs)" >&2; exit 2 ;;
+		esac
+	done
 fi
 
 # The lab tests that exercise lifetimes, for the debug kernel.  Its
@@ -74,6 +81,16 @@ fi
 debug_tests="crem_robust.sh crem_limits.sh crem_ipv6.sh crem_devices.sh
 	     crem_conntrack.sh crem_mqp.sh"
 debug_params="runs=1 scale=25 compare=0 mqp_runs=1 mqp_qps=2"
+
+# debug_picked: the tests of CREM_CHECK_TESTS in the debug layer's list.
+debug_picked() {
+	local t
+	for t in $CREM_CHECK_TESTS; do
+		case " $(echo $debug_tests) " in
+		*" $t "*) echo "$t" ;;
+		esac
+	done
+}
 
 # build KERNEL: crem.ko (and cremctl, cremsend) for a lab kernel.
 build() {
@@ -99,6 +116,14 @@ layer() {
 		return
 		;;
 	esac
+	# A lab layer none of whose tests was asked for does not run either.
+	if [ -n "$CREM_CHECK_TESTS" ] && [ "$name" = lab-debug ] &&
+	   [ -z "$(debug_picked)" ]; then
+		summary="$summary$(printf '%-10s not run (none of CREM_CHECK_TESTS)' "$name")
+"
+		not_run=$((not_run + 1))
+		return
+	fi
 	echo "=== $name ==="
 	start=$(date +%s)
 	rm -f "$results/$name.tap"
@@ -133,17 +158,11 @@ kunit() {
 }
 
 lab_run() {
-	local name=$1 kernel=$2 tests=${3:-} params=${4:-} t picked=
+	local name=$1 kernel=$2 tests=${3:-} params=${4:-}
 	# Only the tests asked for; the debug layer only those of its list.
-	if [ -n "${CREM_CHECK_TESTS:-}" ]; then
-		for t in $CREM_CHECK_TESTS; do
-			case " $(echo $tests) " in
-			"  "|*" $t "*) picked="$picked $t" ;;
-			*) echo "=== $name: $t is not in this layer's list, left out" ;;
-			esac
-		done
-		[ -n "$picked" ] || { echo "=== $name: none of the tests asked for"; return 1; }
-		tests=$picked
+	if [ -n "$CREM_CHECK_TESTS" ]; then
+		tests=$CREM_CHECK_TESTS
+		[ "$kernel" = debug ] && tests=$(debug_picked)
 	fi
 	build "$kernel" || return 1
 	local mem=${CREM_LAB_MEM:-1024}
