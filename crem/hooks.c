@@ -15,8 +15,8 @@
  * A packet crem cannot help - not RoCEv2, GSO, too long to copy, not a
  * source of a flow - goes on at once and unchanged; only a source of a
  * receiver flow can wait, for at most the hold time.  Nothing is
- * linearised: a nonlinear packet is read through a per-CPU copy, in
- * softirq context only (packet_bytes()).
+ * linearised: a nonlinear packet is read through a per-CPU copy, with
+ * BHs disabled only (packet_bytes()).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -266,15 +266,13 @@ static bool crf_source(struct crem_flow *flow, struct sk_buff *skb,
 	return stolen;
 }
 
-/* The RoCEv2 packet in @skb, parsed from contiguous bytes, or NULL. */
+/* The RoCEv2 packet in @skb (is_rocev2() checked), parsed, or NULL. */
 static const u8 *roce_of(struct crem_net *cn, struct sk_buff *skb, u8 af,
 			 struct crem_roce_pkt *p)
 {
 	enum crem_stat why;
 	const u8 *ip;
 
-	if (!is_rocev2(skb, af))
-		return NULL;
 	crem_net_stat_inc(cn, CREM_STAT_ROCE_SEEN);
 	if (skb_is_gso(skb)) {
 		crem_net_stat_inc(cn, CREM_STAT_GSO_PASSED);

@@ -36,7 +36,7 @@ enum crem_stat {
 	CREM_STAT_ORDER_KEPT,		/* sources kept behind earlier ones */
 	CREM_STAT_GSO_PASSED,		/* GSO packets, not protected */
 	CREM_STAT_TOO_LONG,		/* nonlinear and too long to copy */
-	CREM_STAT_NONLINEAR_PASSED,	/* nonlinear, outside softirq: not read */
+	CREM_STAT_NONLINEAR_PASSED,	/* nonlinear, BHs on: not read */
 	/*
 	 * crem's own time at its hooks, for one RoCEv2 packet in 64 per CPU
 	 * and direction (crem/hooks.c): samples taken and nanoseconds spent
