@@ -37,12 +37,21 @@ ktap_check "crem on, protecting flows to $CREM_PEER_IP" \
 	crem_start "$CREM_PEER_IP/32"
 lab_sync crem-ready
 
-# checked WHAT: on A, packets were restored and the rule dropped none.
+# checked WHAT: on A, packets were restored and the rule dropped none; on
+# B, the transfer was protected (repairs went out for it).
 restored_before=0
+repairs_before=0
 checked() {
-	local restored dropped
+	local restored dropped repairs
 	if [ "$CREM_ROLE" = b ]; then
-		ktap_ok "$1: B sent $(crem_counter flow_repairs_sent) repairs"
+		repairs=$(crem_counter flow_repairs_sent)
+		if [ "$repairs" -gt "$repairs_before" ]; then
+			ktap_ok "$1: B sent $((repairs - repairs_before)) repairs"
+		else
+			ktap_fail "$1: B sent no repairs ($repairs_before -> $repairs)"
+			crem_flow_diag
+		fi
+		repairs_before=$repairs
 		return
 	fi
 	restored=$(crem_counter flow_restored)
@@ -51,6 +60,7 @@ checked() {
 		ktap_ok "$1: $((restored - restored_before)) restored, none dropped as invalid"
 	else
 		ktap_fail "$1: restored $restored_before -> $restored, dropped as invalid '$dropped'"
+		crem_flow_diag
 	fi
 	restored_before=$restored
 }
