@@ -165,7 +165,9 @@ perftest_bw() {
 	lab_sync "$tool-server" || return 1
 	if [ "$CREM_ROLE" = a ]; then
 		timeout 300 "$tool" -d rxe0 -x "$gid" -F "$@" > /tmp/perftest.out 2>&1
-		return
+		rc=$?
+		[ "$rc" = 0 ] || sed 's/^/# /' /tmp/perftest.out | tail -n 8
+		return "$rc"
 	fi
 	deadline=$(( $(date +%s) + 60 ))
 	while :; do
