@@ -154,10 +154,25 @@ struct crem_flow {
 			struct crem_csf csf;
 			struct crem_csf_slot *ring;
 			size_t ring_size;
+			/*
+			 * crem_csf_ack_range() after the last engine call
+			 * that changes it: written under @lock
+			 * (crem_flow_note_ack_range()), read without it
+			 * by the receive hook, which passes over the flows
+			 * an acknowledgement cannot be for.
+			 */
+			u64 ack_range;
 		};
 		struct crem_crf crf;
 	};
 };
+
+/* Note sender flow @flow's ack range.  Caller holds @flow->lock. */
+static inline void crem_flow_note_ack_range(struct crem_flow *flow)
+{
+	lockdep_assert_held(&flow->lock);
+	WRITE_ONCE(flow->ack_range, crem_csf_ack_range(&flow->csf));
+}
 
 /*
  * A CREM message waiting in a flow's inbox: the datagram (data at its UDP

@@ -181,6 +181,7 @@ static void csf_source(struct crem_net *cn, const u8 *ip,
 		return;
 	}
 	crem_csf_source(&flow->csf, p, payload, len);
+	crem_flow_note_ack_range(flow);
 	ended = crem_flow_ended(flow);
 	spin_unlock_bh(&flow->lock);
 	if (ended)
@@ -191,18 +192,30 @@ static void csf_source(struct crem_net *cn, const u8 *ip,
 static void csf_ack(struct crem_net *cn, const struct crem_roce_pkt *p)
 {
 	u8 af = p->af == 4 ? CREM_AF_INET : CREM_AF_INET6;
+	u32 psn = crem_csf_ack_psn(p);
 	struct crem_flow *flow;
 
-	/* The sender flows of the reverse direction, by their addresses. */
+	/*
+	 * The sender flows of the reverse direction, by their addresses,
+	 * and of those only the ones whose PSNs it can name: with many QPs
+	 * between two hosts, each acknowledgement (each READ response
+	 * packet too) would otherwise take every one of their locks.  A
+	 * range read as it changes is the one before or after: an
+	 * acknowledgement passed over is followed by a later one, as they
+	 * are cumulative.
+	 */
 	hash_for_each_possible_rcu(cn->by_pair, flow, by_pair,
 				   crem_flow_pair_hash(af, p->dst, p->src)) {
 		if (flow->key.role != CREM_ROLE_SENDER || flow->key.af != af ||
 		    memcmp(flow->key.src, p->dst, 16) ||
-		    memcmp(flow->key.dst, p->src, 16))
+		    memcmp(flow->key.dst, p->src, 16) ||
+		    !crem_csf_ack_in_range(READ_ONCE(flow->ack_range), psn))
 			continue;
 		spin_lock_bh(&flow->lock);
-		if (!flow->dead)
+		if (!flow->dead) {
 			crem_csf_rdma_ack(&flow->csf, p);
+			crem_flow_note_ack_range(flow);
+		}
 		spin_unlock_bh(&flow->lock);
 	}
 }

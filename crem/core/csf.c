@@ -681,6 +681,20 @@ void crem_csf_flush(struct crem_csf *csf)
 		crem_csf_block_flush(newest(csf)->block);
 }
 
+u64 crem_csf_ack_range(const struct crem_csf *csf)
+{
+	u32 first = csf->have_ack ? csf->acked_psn :
+				    crem_psn_add(csf->first_psn, -1);
+
+	return (u64)first << 32 | crem_psn_add(csf->next_psn, -1);
+}
+
+u32 crem_csf_ack_psn(const struct crem_roce_pkt *ack)
+{
+	return ack->class == CREM_ROCE_NAK ? crem_psn_add(ack->psn, -1) :
+					     ack->psn;
+}
+
 void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack)
 {
 	unsigned int freed = 0;
@@ -689,20 +703,14 @@ void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack)
 
 	if (csf->state != CREM_CSF_ACTIVE || !crem_roce_acknowledges(ack))
 		return;
-	/* A NAK names the PSN it waits for; the rest, the last one done. */
-	if (ack->class == CREM_ROCE_NAK)
-		through = crem_psn_add(ack->psn, -1);
-	else
-		through = ack->psn;
+	through = crem_csf_ack_psn(ack);
 	/*
 	 * The caller matches ACKs to flows by addresses only (an ACK names
 	 * the requester's QP), so it may be another QP's, from another PSN
 	 * space.  Acknowledgements are cumulative: this flow's lie between
 	 * the last one and the newest PSN sent.  Anything else is ignored.
 	 */
-	if (crem_psn_after(through, crem_psn_add(csf->next_psn, -1)) ||
-	    crem_psn_before(through, csf->have_ack ? csf->acked_psn :
-					crem_psn_add(csf->first_psn, -1))) {
+	if (!crem_csf_ack_in_range(crem_csf_ack_range(csf), through)) {
 		csf->stats.v[CREM_FS_ACKS_IGNORED]++;
 		return;
 	}

@@ -35,6 +35,7 @@
 #include "engine.h"
 #include "param.h"
 #include "policy.h"
+#include "psn.h"
 #include "roce.h"
 
 #define CREM_CSF_SAMPLES 16
@@ -157,6 +158,44 @@ void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
  * are released.
  */
 void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack);
+
+/**
+ * crem_csf_ack_range() - the PSNs this flow's acknowledgements can name
+ * @csf: the flow
+ *
+ * An acknowledgement names its requester's QP, not the flow's, so the
+ * caller offers it to every sender flow between the two addresses;
+ * crem_csf_rdma_ack() takes only one whose PSN (crem_csf_ack_psn()) lies
+ * in this range, from the last one taken to the newest PSN sent.  The
+ * range changes only in crem_csf_start(), crem_csf_source() and
+ * crem_csf_rdma_ack(): a caller that keeps a copy, updated after each,
+ * can pass over the flows an acknowledgement cannot be for without their
+ * locks.
+ *
+ * Return: the first PSN in bits 32-55 and the last in bits 0-23.
+ */
+u64 crem_csf_ack_range(const struct crem_csf *csf);
+
+/**
+ * crem_csf_ack_psn() - the last PSN an acknowledgement says is done
+ * @ack: an acknowledgement (crem_roce_acknowledges())
+ *
+ * Return: its PSN, or for a NAK the one before (a NAK names the PSN it
+ * waits for).
+ */
+u32 crem_csf_ack_psn(const struct crem_roce_pkt *ack);
+
+/**
+ * crem_csf_ack_in_range() - may a flow with @range take an acknowledgement
+ * @range: crem_csf_ack_range() of the flow
+ * @psn: crem_csf_ack_psn() of the acknowledgement
+ */
+static inline bool crem_csf_ack_in_range(u64 range, u32 psn)
+{
+	u32 first = (u32)(range >> 32), last = (u32)range & CREM_PSN_MASK;
+
+	return !crem_psn_after(psn, last) && !crem_psn_before(psn, first);
+}
 
 /**
  * crem_csf_receive() - a CREM message for this flow

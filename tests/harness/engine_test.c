@@ -291,6 +291,58 @@ static void acks_of_other_qps_ignored(struct kunit *test)
 }
 
 /*
+ * The kernel passes over the sender flows whose ack range an
+ * acknowledgement's PSN is not in, without their locks: the range must
+ * name exactly what crem_csf_rdma_ack() takes, ACKs and NAKs alike, at
+ * the range's two ends and just beyond them, before the first ACK and
+ * after one.
+ */
+static void ack_range_is_what_is_taken(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_roce_pkt ack = { .dest_qp = 0x77 };
+	struct crem_pair *p;
+	unsigned int i, round;
+	s32 offsets[] = { -2, -1, 0, 1 };
+	u8 classes[] = { CREM_ROCE_ACK, CREM_ROCE_NAK };
+	u64 ignored, range;
+	u32 ends[2];
+	bool in;
+
+	crem_pair_params_default(&par);
+	p = new_pair(test, &par);
+	crem_pair_send(p, 16, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 2 * MS);
+	KUNIT_ASSERT_EQ(test, p->csf.state, CREM_CSF_ACTIVE);
+	for (round = 0; round < 2; round++) {
+		range = crem_csf_ack_range(&p->csf);
+		ends[0] = (u32)(range >> 32);
+		ends[1] = (u32)range & CREM_PSN_MASK;
+		KUNIT_EXPECT_EQ(test, ends[1],
+				crem_psn_add(p->csf.next_psn, -1));
+		for (i = 0; i < 2 * ARRAY_SIZE(offsets) * 2; i++) {
+			ack.class = classes[i % 2];
+			ack.psn = crem_psn_add(ends[i / 2 / ARRAY_SIZE(offsets)],
+					       offsets[i / 2 % ARRAY_SIZE(offsets)]);
+			in = crem_csf_ack_in_range(crem_csf_ack_range(&p->csf),
+						   crem_csf_ack_psn(&ack));
+			ignored = csf_stat(p, CREM_FS_ACKS_IGNORED);
+			crem_csf_rdma_ack(&p->csf, &ack);
+			KUNIT_EXPECT_EQ(test, !in,
+					csf_stat(p, CREM_FS_ACKS_IGNORED) -
+						ignored);
+		}
+		/* Again from the last acknowledgement taken, with more sent. */
+		KUNIT_ASSERT_TRUE(test, p->csf.have_ack);
+		KUNIT_EXPECT_EQ(test, (u32)(crem_csf_ack_range(&p->csf) >> 32),
+				p->csf.acked_psn);
+		crem_pair_send(p, 16, 20 * US);
+		crem_pair_run(p, p->sim.now_ns + 2 * MS);
+	}
+	end_pair(test, p);
+}
+
+/*
  * A READ is answered with its data, not with an ACK: the READ responses
  * that carry an AETH (first, last, only) acknowledge the requests up to
  * their PSN, so the READ's block is released.  A middle response carries
@@ -1721,6 +1773,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(clean_path),
 	KUNIT_CASE(reordering_is_not_loss),
 	KUNIT_CASE(acks_of_other_qps_ignored),
+	KUNIT_CASE(ack_range_is_what_is_taken),
 	KUNIT_CASE(read_responses_release_read_blocks),
 	KUNIT_CASE(read_absent_positions_and_info),
 	KUNIT_CASE(config_change_with_updates_lost),
