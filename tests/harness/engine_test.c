@@ -1270,6 +1270,9 @@ static void window_follows_traffic(struct kunit *test)
 	p = new_pair(test, &par);
 	KUNIT_EXPECT_EQ(test, p->crf.nchunks_live, 0);
 	KUNIT_EXPECT_GT(test, p->crf.nchunks, 1);
+	/* A chunk fits the kernel's largest slab-served kmalloc(). */
+	KUNIT_EXPECT_LE(test, p->crf.chunk_size, 8192);
+	KUNIT_EXPECT_GE(test, p->crf.chunk_size + p->crf.stride, 8192);
 	drop_from_next(p, &d);
 
 	crem_pair_send(p, 16, 10 * US);
