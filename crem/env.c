@@ -97,10 +97,89 @@ static void mem_limits(struct crem_net *cn, u64 *net_limit, u64 *flow_limit)
 	rcu_read_unlock();
 }
 
-/* What the allocator really takes for @size: that is what is charged. */
+/*
+ * What the allocator really takes for @size: that is what is charged, and
+ * buffers of one such size serve one another.
+ */
 static size_t charge_of(size_t size)
 {
 	return kmalloc_size_roundup(size);
+}
+
+/* Is a buffer of @size one the page allocator serves (worth keeping)? */
+static bool large(size_t size)
+{
+	return size > KMALLOC_MAX_CACHE_SIZE;
+}
+
+/* A pooled buffer of @size, still charged to the namespace, or NULL. */
+static void *pool_take(struct crem_net *cn, size_t size)
+{
+	void *mem = NULL;
+	unsigned int i;
+
+	if (!large(size))
+		return NULL;
+	spin_lock_bh(&cn->pool_lock);
+	for (i = 0; i < CREM_NET_POOL; i++) {
+		if (cn->pool[i].mem &&
+		    charge_of(cn->pool[i].size) == charge_of(size)) {
+			mem = cn->pool[i].mem;
+			cn->pool[i].mem = NULL;
+			break;
+		}
+	}
+	spin_unlock_bh(&cn->pool_lock);
+	return mem;
+}
+
+/*
+ * Keep @mem (charged to the namespace, no longer to a flow) for the next
+ * flow; when the pool is full one goes, each in turn.  Return: false if
+ * it is not kept (the caller frees it).
+ */
+static bool pool_give(struct crem_net *cn, void *mem, size_t size)
+{
+	struct crem_pool_buf old = { 0 };
+	unsigned int i;
+
+	if (!large(size))
+		return false;
+	spin_lock_bh(&cn->pool_lock);
+	for (i = 0; i < CREM_NET_POOL; i++) {
+		if (!cn->pool[i].mem)
+			break;
+	}
+	if (i == CREM_NET_POOL) {
+		i = cn->pool_next;
+		cn->pool_next = (i + 1) % CREM_NET_POOL;
+		old = cn->pool[i];
+	}
+	cn->pool[i].mem = mem;
+	cn->pool[i].size = size;
+	spin_unlock_bh(&cn->pool_lock);
+	if (old.mem) {
+		atomic64_sub(charge_of(old.size), &cn->mem);
+		kfree(old.mem);
+	}
+	return true;
+}
+
+void crem_env_pool_drain(struct crem_net *cn)
+{
+	struct crem_pool_buf buf;
+	unsigned int i;
+
+	for (i = 0; i < CREM_NET_POOL; i++) {
+		spin_lock_bh(&cn->pool_lock);
+		buf = cn->pool[i];
+		cn->pool[i].mem = NULL;
+		spin_unlock_bh(&cn->pool_lock);
+		if (buf.mem) {
+			atomic64_sub(charge_of(buf.size), &cn->mem);
+			kfree(buf.mem);
+		}
+	}
 }
 
 static void *env_alloc(void *ctx, void *owner, size_t size)
@@ -114,7 +193,8 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 	void *mem;
 
 	for (i = 0; i < CREM_FLOW_SPARES; i++) {
-		if (flow->spare[i].mem && flow->spare[i].size == size) {
+		if (flow->spare[i].mem &&
+		    charge_of(flow->spare[i].size) == charge) {
 			mem = flow->spare[i].mem;
 			flow->spare[i].mem = NULL;
 			return mem;
@@ -125,32 +205,54 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 		crem_net_stat_inc(cn, CREM_STAT_FLOW_MEM_LIMIT);
 		return NULL;
 	}
+	mem = pool_take(cn, size);
+	if (mem) {
+		flow->mem += charge;
+		crem_net_stat_inc(cn, CREM_STAT_MEM_LARGE_ALLOCS);
+		crem_net_stat_inc(cn, CREM_STAT_MEM_POOL_REUSED);
+		return mem;
+	}
 	if (atomic64_add_return(charge, &cn->mem) > net_limit) {
 		atomic64_sub(charge, &cn->mem);
-		crem_net_stat_inc(cn, CREM_STAT_MEM_LIMIT);
-		return NULL;
+		/* What the pool keeps gives way to what a flow needs. */
+		crem_env_pool_drain(cn);
+		if (atomic64_add_return(charge, &cn->mem) > net_limit) {
+			atomic64_sub(charge, &cn->mem);
+			crem_net_stat_inc(cn, CREM_STAT_MEM_LIMIT);
+			return NULL;
+		}
 	}
 	rcu_read_lock();
 	memcg = rcu_dereference(cn->memcg);
 	old = set_active_memcg(memcg);
-	/* Not zeroed: the engine writes what it reads (core/env.h). */
-	mem = kmalloc(size, GFP_ATOMIC | __GFP_NOWARN | __GFP_ACCOUNT);
+	/*
+	 * Not zeroed: the engine writes what it reads (core/env.h).  All
+	 * that the allocator hands out is asked for, so that a buffer kept
+	 * for reuse serves any size of its class (KASAN lets a caller use
+	 * only what it asked for).
+	 */
+	mem = kmalloc(charge, GFP_ATOMIC | __GFP_NOWARN | __GFP_ACCOUNT);
 	set_active_memcg(old);
 	rcu_read_unlock();
 	if (!mem) {
 		atomic64_sub(charge, &cn->mem);
 		return NULL;
 	}
+	if (large(size))
+		crem_net_stat_inc(cn, CREM_STAT_MEM_LARGE_ALLOCS);
 	flow->mem += charge;
 	return mem;
 }
 
+/* @mem leaves @flow: to the namespace's pool, or freed. */
 static void flow_free_mem(struct crem_flow *flow, void *mem, size_t size)
 {
 	size_t charge = charge_of(size);
 
-	atomic64_sub(charge, &flow->cn->mem);
 	flow->mem -= charge;
+	if (pool_give(flow->cn, mem, size))
+		return;
+	atomic64_sub(charge, &flow->cn->mem);
 	kfree(mem);
 }
 

@@ -10,7 +10,13 @@
  * initial one's), and to the memory cgroup of whoever configured the
  * namespace (__GFP_ACCOUNT with that cgroup active).  Buffers come from
  * kmalloc(GFP_ATOMIC), in any context; none is larger than the largest
- * engine structure or symbol chunk.
+ * engine structure or a sender's block.  A buffer too large for
+ * kmalloc()'s slab caches comes from the page allocator, which costs
+ * more than a packet's worth of rxe's work in the lab's emulated guests:
+ * one given back is kept, as the flow's spare while it lives and in a
+ * small pool of its namespace's when it ends, for the next of its size
+ * class (what kmalloc() hands out for it, which is what is asked for).
+ * The pool is emptied when the namespace has no flow left.
  *
  * The coding scratch (about 260 KiB) is taken by a flow's engine work for
  * as long as it runs, from a pool of one per CPU: decoding runs outside
@@ -37,5 +43,9 @@ void crem_scratch_put(struct crem_fec_work *work);
 
 /* Free the flow's spare buffers (it ends).  Under the flow's lock. */
 void crem_env_free_spares(struct crem_flow *flow);
+
+struct crem_net;
+/* Free the buffers the namespace keeps for its next flows; any context. */
+void crem_env_pool_drain(struct crem_net *cn);
 
 #endif /* CREM_ENV_H */

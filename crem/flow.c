@@ -424,6 +424,9 @@ static void flow_reap(struct work_struct *work)
 	}
 	crem_env_free_spares(flow);
 	spin_unlock_bh(&flow->lock);
+	/* The last flow's buffers are not kept for flows that may not come. */
+	if (!READ_ONCE(flow->cn->nflows))
+		crem_env_pool_drain(flow->cn);
 	/*
 	 * Held packets the destroy let go.  A hook on another CPU may be
 	 * handing the flow's packets on (it found the flow before the
@@ -547,6 +550,8 @@ struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
 					  &cfg->eng, &desc, psn, flow->ring) :
 			   -ENOMEM;
 	flow->engine_up = !err;
+	if (!err)
+		crem_flow_note_ack_range(flow);
 	spin_unlock_bh(&flow->lock);
 	if (err || !crem_flowtable_publish(cn, flow, cfg->max_flows)) {
 		flow_discard(flow);

@@ -20,6 +20,7 @@
 #include <linux/slab.h>
 #include <net/netns/generic.h>
 
+#include "env.h"
 #include "flow.h"
 #include "flowtable.h"
 #include "hooks.h"
@@ -251,6 +252,7 @@ static int __net_init crem_net_init(struct net *net)
 	mutex_init(&cn->cfg_mutex);
 	crem_flowtable_init(cn);
 	atomic_set(&cn->flows_alive, 0);
+	spin_lock_init(&cn->pool_lock);
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	cn->stats = alloc_percpu(struct crem_pcpu_stats);
 	cn->wire = alloc_percpu(struct crem_wire_pcpu);
@@ -292,6 +294,7 @@ static void __net_exit crem_net_exit(struct net *net)
 	crem_net_stopped(cn);
 	mutex_unlock(&cn->cfg_mutex);
 	wait_var_event(&cn->flows_alive, !atomic_read(&cn->flows_alive));
+	crem_env_pool_drain(cn);
 	WARN_ON_ONCE(atomic64_read(&cn->mem));
 	mem_cgroup_put(rcu_dereference_protected(cn->memcg, true));
 	kfree(rcu_dereference_protected(cn->cfg, true));

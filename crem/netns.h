@@ -66,6 +66,9 @@ struct crem_wire_pcpu {
  *	namespace's exit waits for none, with wait_var_event())
  * @mem: bytes of engine memory charged to the namespace
  */
+/* Buffers a namespace keeps for its next flows: a few flows' blocks. */
+#define CREM_NET_POOL 32
+
 struct crem_net {
 	struct net *net;
 	struct crem_pcpu_stats __percpu *stats;
@@ -91,6 +94,18 @@ struct crem_net {
 	u64 ended[CREM_FLOW_STAT_COUNT];
 	atomic_t flows_alive;
 	atomic64_t mem;
+
+	/*
+	 * Large engine buffers (more than kmalloc()'s slab caches serve)
+	 * that ended flows gave back, for the next flows' (env.c).  Charged
+	 * to @mem, to no flow.  Lock order: a flow's lock, then this.
+	 */
+	spinlock_t pool_lock;
+	struct crem_pool_buf {
+		void *mem;
+		size_t size;
+	} pool[CREM_NET_POOL];
+	unsigned int pool_next;		/* the next to go when all are taken */
 };
 
 int crem_netns_init(void);

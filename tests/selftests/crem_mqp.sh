@@ -53,7 +53,7 @@ nratio=0
 [ "${CREM_MQP_RATIO:-0}" = 1 ] && [ "${CREM_MQP_CREM:-1}" != 0 ] && nratio=6
 set -- $qps
 ntools=$(echo $tools | wc -w)
-ktap_plan $((1 + 2 * ntools * $# + nratio + 2))
+ktap_plan $((1 + 2 * ntools * $# + nratio + 3))
 [ "$ntools" = 3 ] ||
 	ktap_diag "ib_send_bw left out: rxe alone runs out of memory on $(uname -r)"
 
@@ -149,6 +149,17 @@ touch /tmp/mem_stop
 wait "$sampler"
 stats=$("$CREMCTL" -j stats)
 echo "$stats" | jq -r 'to_entries[] | select(.value > 0) | "\(.key) \(.value)"' | sed 's/^/# /'
+# Each run's QPs are new flows: their blocks must come from the buffers
+# the last run's flows gave back (datapath.rst, Memory), not from the
+# page allocator every time.
+if [ "${CREM_MQP_CREM:-1}" = 0 ]; then
+	ktap_ok "crem was never loaded: no buffers"
+else
+	large=$(echo "$stats" | jq '.mem_large_allocs // 0')
+	reused=$(echo "$stats" | jq '.mem_pool_reused // 0')
+	ktap_check "large buffers: $reused of $large from the namespace's pool" \
+		test "$reused" -gt 0
+fi
 lab_sync mqp-done
 if [ "${CREM_MQP_CREM:-1}" = 0 ]; then
 	ktap_ok "crem was never loaded"
