@@ -124,20 +124,23 @@ static int crem_put_stats(struct sk_buff *msg, struct crem_net *cn)
 		return -ENOMEM;
 	crem_net_stats_read(cn, values);
 	crem_net_wire_read(cn, wire);
+	/*
+	 * The ended flows' sums and the live flows under one lock: a flow
+	 * that ends between the two would be in neither, and a counter
+	 * read twice could go backwards.
+	 */
 	spin_lock_bh(&cn->flows_lock);
 	memcpy(flows, cn->ended, sizeof(u64) * CREM_FLOW_STAT_COUNT);
 	created = cn->flows_created;
 	ended = cn->flows_ended;
 	live = cn->nflows;
-	spin_unlock_bh(&cn->flows_lock);
-	rcu_read_lock();
-	list_for_each_entry_rcu(flow, &cn->flows, list) {
+	list_for_each_entry(flow, &cn->flows, list) {
 		const struct crem_flow_stats *st = crem_flow_stats(flow);
 
 		for (i = 0; i < CREM_FLOW_STAT_COUNT; i++)
 			flows[i] += READ_ONCE(st->v[i]);
 	}
-	rcu_read_unlock();
+	spin_unlock_bh(&cn->flows_lock);
 
 	for (i = 0; i < CREM_STAT_COUNT; i++)
 		if (put_stat(msg, CREM_A_STATS, crem_stat_name(i), values[i]))
