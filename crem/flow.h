@@ -156,12 +156,12 @@ struct crem_flow {
 			size_t ring_size;
 			/*
 			 * crem_csf_ack_range() after the last engine call
-			 * that changes it: written under @lock
+			 * that changes it: set under @lock
 			 * (crem_flow_note_ack_range()), read without it
 			 * by the receive hook, which passes over the flows
 			 * an acknowledgement cannot be for.
 			 */
-			u64 ack_range;
+			atomic64_t ack_range;
 		};
 		struct crem_crf crf;
 	};
@@ -171,7 +171,7 @@ struct crem_flow {
 static inline void crem_flow_note_ack_range(struct crem_flow *flow)
 {
 	lockdep_assert_held(&flow->lock);
-	WRITE_ONCE(flow->ack_range, crem_csf_ack_range(&flow->csf));
+	atomic64_set(&flow->ack_range, crem_csf_ack_range(&flow->csf));
 }
 
 /*

@@ -199,20 +199,27 @@ static void csf_ack(struct crem_net *cn, const struct crem_roce_pkt *p)
 	 * The sender flows of the reverse direction, by their addresses,
 	 * and of those only the ones whose PSNs it can name: with many QPs
 	 * between two hosts, each acknowledgement (each READ response
-	 * packet too) would otherwise take every one of their locks.  A
-	 * range read as it changes is the one before or after: an
-	 * acknowledgement passed over is followed by a later one, as they
-	 * are cumulative.
+	 * packet too) would otherwise take every one of their locks.  The
+	 * copy read without the lock never passes over one the engine
+	 * takes: its newest PSN is set before the packet with that PSN
+	 * leaves this host's send hook, so before any acknowledgement of it
+	 * can come; its first PSN only rises as acknowledgements are taken,
+	 * and a stale one only widens the range.  It was set before the
+	 * flow was published (crem_flow_new_csf()).
 	 */
 	hash_for_each_possible_rcu(cn->by_pair, flow, by_pair,
 				   crem_flow_pair_hash(af, p->dst, p->src)) {
 		if (flow->key.role != CREM_ROLE_SENDER || flow->key.af != af ||
 		    memcmp(flow->key.src, p->dst, 16) ||
 		    memcmp(flow->key.dst, p->src, 16) ||
-		    !crem_csf_ack_in_range(READ_ONCE(flow->ack_range), psn))
+		    !crem_csf_ack_in_range(atomic64_read(&flow->ack_range),
+					   psn))
 			continue;
 		spin_lock_bh(&flow->lock);
 		if (!flow->dead) {
+			/* Only the calls that note it change the range. */
+			WARN_ON_ONCE(atomic64_read(&flow->ack_range) !=
+				     crem_csf_ack_range(&flow->csf));
 			crem_csf_rdma_ack(&flow->csf, p);
 			crem_flow_note_ack_range(flow);
 		}

@@ -189,6 +189,8 @@ u32 crem_csf_ack_psn(const struct crem_roce_pkt *ack);
  * crem_csf_ack_in_range() - may a flow with @range take an acknowledgement
  * @range: crem_csf_ack_range() of the flow
  * @psn: crem_csf_ack_psn() of the acknowledgement
+ *
+ * Return: whether @psn lies in @range, both ends included.
  */
 static inline bool crem_csf_ack_in_range(u64 range, u32 psn)
 {

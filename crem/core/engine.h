@@ -63,7 +63,7 @@ enum crem_flow_stat {
 	CREM_FS_BLOCKS_CLOSED_EARLY,
 	CREM_FS_BLOCKS_ACKED,
 	CREM_FS_BLOCKS_GIVEN_UP,
-	CREM_FS_ACKS_IGNORED,		/* not this flow's (another QP's) */
+	CREM_FS_ACKS_IGNORED,		/* outside crem_csf_ack_range() */
 	CREM_FS_MEMORY_REFUSED,
 	CREM_FS_REPAIRS_SENT,
 	CREM_FS_REPAIR_BYTES_SENT,
