@@ -1677,19 +1677,27 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 /* ---- life --------------------------------------------------------------- */
 
 /*
- * Symbols per chunk of the window: as many as fill CREM_CHUNK_BYTES, at
- * least one.  The kernel's kmalloc() serves up to 8 KiB from its slab
- * caches, which hand a buffer just freed by one flow to the next at
- * little cost; a larger one comes from the page allocator each time (in
- * the lab's emulated guests about 100 us, against 35 us of rxe's own
- * work per packet).
+ * Symbols per chunk of the window.  The kernel's kmalloc() serves up to
+ * 8 KiB from its slab caches, which hand a buffer just freed by one flow
+ * to the next at little cost; a larger one comes from the page allocator
+ * each time (in the lab's emulated guests about 100 us, against 35 us of
+ * rxe's own work per packet).  So a chunk is 8 KiB when that holds its
+ * symbols to within an eighth (seven of T 1090), else the smallest power
+ * of two that does (seven of T 4162 in 32 KiB, not one in 8 KiB).
  */
 #define CREM_CHUNK_BYTES 8192
 
 static u16 chunk_syms(size_t stride, u32 window)
 {
-	size_t n = stride < CREM_CHUNK_BYTES ? CREM_CHUNK_BYTES / stride : 1;
+	size_t alloc = CREM_CHUNK_BYTES, n;
 
+	for (;;) {
+		n = alloc / stride;
+		/* Ends: from 8 strides up, less than one stride is left. */
+		if (n && (alloc - n * stride) * 8 <= alloc)
+			break;
+		alloc *= 2;
+	}
 	return n < window ? n : window;
 }
 

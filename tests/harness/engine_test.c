@@ -1267,6 +1267,38 @@ static void release_held_now(struct kunit *test)
 }
 
 /*
+ * A window chunk is as large as the slab caches serve (8 KiB) when that
+ * holds its symbols to within an eighth; larger symbols take the smallest
+ * power of two that does, never one symbol in 8 KiB.
+ */
+static void window_chunks_fit_allocations(struct kunit *test)
+{
+	static const struct {
+		u16 t;
+		u16 syms;
+		size_t size;
+	} cases[] = {
+		{ 1024 + 64 + 2, 7, 7 * 1152 },		/* 8 KiB */
+		{ 2048 + 64 + 2, 7, 7 * 2176 },		/* 16 KiB */
+		{ 4096 + 64 + 2, 7, 7 * 4224 },		/* 32 KiB */
+		{ 64, 128, 128 * 64 },			/* 8 KiB, exactly */
+	};
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		crem_pair_params_default(&par);
+		par.csf_cfg.limits.max_t = cases[i].t;
+		par.crf_cfg = par.csf_cfg;
+		p = new_pair(test, &par);
+		KUNIT_EXPECT_EQ(test, p->crf.chunk_syms, cases[i].syms);
+		KUNIT_EXPECT_EQ(test, p->crf.chunk_size, cases[i].size);
+		end_pair(test, p);
+	}
+}
+
+/*
  * The receiver's window takes symbol memory only as sources land in it,
  * and gives it all back once the flow has been quiet: a new flow costs no
  * symbols (creating it is cheap enough for the receive path), and a flow
@@ -1283,9 +1315,10 @@ static void window_follows_traffic(struct kunit *test)
 	p = new_pair(test, &par);
 	KUNIT_EXPECT_EQ(test, p->crf.nchunks_live, 0);
 	KUNIT_EXPECT_GT(test, p->crf.nchunks, 1);
-	/* A chunk fits the kernel's largest slab-served kmalloc(). */
-	KUNIT_EXPECT_LE(test, p->crf.chunk_size, 8192);
-	KUNIT_EXPECT_GE(test, p->crf.chunk_size + p->crf.stride, 8192);
+	/* T 1090: seven symbols fill the largest slab-served kmalloc(). */
+	KUNIT_EXPECT_EQ(test, p->crf.stride, 1152);
+	KUNIT_EXPECT_EQ(test, p->crf.chunk_syms, 7);
+	KUNIT_EXPECT_EQ(test, p->crf.chunk_size, 7 * 1152);
 	drop_from_next(p, &d);
 
 	crem_pair_send(p, 16, 10 * US);
@@ -1807,6 +1840,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(no_hold_without_repairs),
 	KUNIT_CASE(release_held_now),
 	KUNIT_CASE(long_hold_no_timer_loop),
+	KUNIT_CASE(window_chunks_fit_allocations),
 	KUNIT_CASE(window_follows_traffic),
 	KUNIT_CASE(hello_ack_after_publication),
 	KUNIT_CASE(decode_outside_serialisation),
