@@ -112,8 +112,45 @@ static bool large(size_t size)
 	return size > KMALLOC_MAX_CACHE_SIZE;
 }
 
-/* A pooled buffer of @size, still charged to the namespace, or NULL. */
-static void *pool_take(struct crem_net *cn, size_t size)
+/*
+ * A pooled buffer is freed after this long unused: the pool serves flows
+ * that follow one another (QPs made and destroyed in numbers), not a
+ * namespace whose flows stay.
+ */
+#define CREM_POOL_AGE (2 * HZ)
+
+/* Free @buf, charged to @cn. */
+static void pool_free(struct crem_net *cn, struct crem_pool_buf *buf)
+{
+	atomic64_sub(charge_of(buf->size), &cn->mem);
+	kfree(buf->mem);
+}
+
+/*
+ * Free the entries unused for CREM_POOL_AGE or kept under an older memory
+ * cgroup (kfree() is fine under a spinlock).  Under @cn->pool_lock.
+ */
+static void pool_age(struct crem_net *cn)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&cn->pool_lock);
+	for (i = 0; i < CREM_NET_POOL; i++) {
+		struct crem_pool_buf *b = &cn->pool[i];
+
+		if (b->mem && (b->epoch != cn->pool_epoch ||
+			       time_after(jiffies, b->since + CREM_POOL_AGE))) {
+			pool_free(cn, b);
+			b->mem = NULL;
+		}
+	}
+}
+
+/*
+ * A pooled buffer of @size's class for a flow of memory cgroup epoch
+ * @epoch, still charged to the namespace, or NULL.
+ */
+static void *pool_take(struct crem_net *cn, size_t size, u32 epoch)
 {
 	void *mem = NULL;
 	unsigned int i;
@@ -121,7 +158,8 @@ static void *pool_take(struct crem_net *cn, size_t size)
 	if (!large(size))
 		return NULL;
 	spin_lock_bh(&cn->pool_lock);
-	for (i = 0; i < CREM_NET_POOL; i++) {
+	pool_age(cn);
+	for (i = 0; i < CREM_NET_POOL && epoch == cn->pool_epoch; i++) {
 		if (cn->pool[i].mem &&
 		    charge_of(cn->pool[i].size) == charge_of(size)) {
 			mem = cn->pool[i].mem;
@@ -134,18 +172,23 @@ static void *pool_take(struct crem_net *cn, size_t size)
 }
 
 /*
- * Keep @mem (charged to the namespace, no longer to a flow) for the next
- * flow; when the pool is full one goes, each in turn.  Return: false if
- * it is not kept (the caller frees it).
+ * Keep @mem (charged to the namespace, no longer to a flow; allocated
+ * under memory cgroup epoch @epoch) for the next flow; when the pool is
+ * full one goes, each in turn.  Return: false if it is not kept (the
+ * caller frees it): small, or of an older memory cgroup.
  */
-static bool pool_give(struct crem_net *cn, void *mem, size_t size)
+static bool pool_give(struct crem_net *cn, void *mem, size_t size, u32 epoch)
 {
-	struct crem_pool_buf old = { 0 };
 	unsigned int i;
 
 	if (!large(size))
 		return false;
 	spin_lock_bh(&cn->pool_lock);
+	if (epoch != cn->pool_epoch) {
+		spin_unlock_bh(&cn->pool_lock);
+		return false;
+	}
+	pool_age(cn);
 	for (i = 0; i < CREM_NET_POOL; i++) {
 		if (!cn->pool[i].mem)
 			break;
@@ -153,33 +196,52 @@ static bool pool_give(struct crem_net *cn, void *mem, size_t size)
 	if (i == CREM_NET_POOL) {
 		i = cn->pool_next;
 		cn->pool_next = (i + 1) % CREM_NET_POOL;
-		old = cn->pool[i];
+		pool_free(cn, &cn->pool[i]);
 	}
-	cn->pool[i].mem = mem;
-	cn->pool[i].size = size;
+	cn->pool[i] = (struct crem_pool_buf){
+		.mem = mem, .size = size, .epoch = epoch, .since = jiffies,
+	};
 	spin_unlock_bh(&cn->pool_lock);
-	if (old.mem) {
-		atomic64_sub(charge_of(old.size), &cn->mem);
-		kfree(old.mem);
-	}
 	return true;
+}
+
+void crem_env_pool_new_epoch(struct crem_net *cn)
+{
+	spin_lock_bh(&cn->pool_lock);
+	WRITE_ONCE(cn->pool_epoch, cn->pool_epoch + 1);
+	spin_unlock_bh(&cn->pool_lock);
+	crem_env_pool_drain(cn);
 }
 
 void crem_env_pool_drain(struct crem_net *cn)
 {
-	struct crem_pool_buf buf;
 	unsigned int i;
 
+	spin_lock_bh(&cn->pool_lock);
 	for (i = 0; i < CREM_NET_POOL; i++) {
-		spin_lock_bh(&cn->pool_lock);
-		buf = cn->pool[i];
+		if (cn->pool[i].mem)
+			pool_free(cn, &cn->pool[i]);
 		cn->pool[i].mem = NULL;
-		spin_unlock_bh(&cn->pool_lock);
-		if (buf.mem) {
-			atomic64_sub(charge_of(buf.size), &cn->mem);
-			kfree(buf.mem);
-		}
 	}
+	spin_unlock_bh(&cn->pool_lock);
+}
+
+/*
+ * @mem, a kept buffer of @size's class charged to @flow, fitted to @size:
+ * within its class krealloc() leaves it where it is and moves KASAN's
+ * redzone to @size (a KFENCE object, sized exactly, may move).  NULL if
+ * it cannot be fitted; it is then freed.
+ */
+static void *refit(struct crem_flow *flow, void *mem, size_t size)
+{
+	void *fitted = krealloc(mem, size, GFP_ATOMIC | __GFP_NOWARN);
+
+	if (!fitted) {
+		flow->mem -= charge_of(size);
+		atomic64_sub(charge_of(size), &flow->cn->mem);
+		kfree(mem);
+	}
+	return fitted;
 }
 
 static void *env_alloc(void *ctx, void *owner, size_t size)
@@ -197,7 +259,7 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 		    charge_of(flow->spare[i].size) == charge) {
 			mem = flow->spare[i].mem;
 			flow->spare[i].mem = NULL;
-			return mem;
+			return refit(flow, mem, size);
 		}
 	}
 	mem_limits(cn, &net_limit, &flow_limit);
@@ -205,12 +267,12 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 		crem_net_stat_inc(cn, CREM_STAT_FLOW_MEM_LIMIT);
 		return NULL;
 	}
-	mem = pool_take(cn, size);
+	mem = pool_take(cn, size, flow->pool_epoch);
 	if (mem) {
 		flow->mem += charge;
 		crem_net_stat_inc(cn, CREM_STAT_MEM_LARGE_ALLOCS);
 		crem_net_stat_inc(cn, CREM_STAT_MEM_POOL_REUSED);
-		return mem;
+		return refit(flow, mem, size);
 	}
 	if (atomic64_add_return(charge, &cn->mem) > net_limit) {
 		atomic64_sub(charge, &cn->mem);
@@ -225,13 +287,8 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 	rcu_read_lock();
 	memcg = rcu_dereference(cn->memcg);
 	old = set_active_memcg(memcg);
-	/*
-	 * Not zeroed: the engine writes what it reads (core/env.h).  All
-	 * that the allocator hands out is asked for, so that a buffer kept
-	 * for reuse serves any size of its class (KASAN lets a caller use
-	 * only what it asked for).
-	 */
-	mem = kmalloc(charge, GFP_ATOMIC | __GFP_NOWARN | __GFP_ACCOUNT);
+	/* Not zeroed: the engine writes what it reads (core/env.h). */
+	mem = kmalloc(size, GFP_ATOMIC | __GFP_NOWARN | __GFP_ACCOUNT);
 	set_active_memcg(old);
 	rcu_read_unlock();
 	if (!mem) {
@@ -250,7 +307,7 @@ static void flow_free_mem(struct crem_flow *flow, void *mem, size_t size)
 	size_t charge = charge_of(size);
 
 	flow->mem -= charge;
-	if (pool_give(flow->cn, mem, size))
+	if (pool_give(flow->cn, mem, size, flow->pool_epoch))
 		return;
 	atomic64_sub(charge, &flow->cn->mem);
 	kfree(mem);

@@ -13,10 +13,12 @@
  * engine structure or a sender's block.  A buffer too large for
  * kmalloc()'s slab caches comes from the page allocator, which costs
  * more than a packet's worth of rxe's work in the lab's emulated guests:
- * one given back is kept, as the flow's spare while it lives and in a
- * small pool of its namespace's when it ends, for the next of its size
- * class (what kmalloc() hands out for it, which is what is asked for).
- * The pool is emptied when the namespace has no flow left.
+ * one given back is kept, as one of the flow's spares, or beyond those
+ * and at the flow's end in a small pool of its namespace's, for the next
+ * of its size class (what kmalloc() hands out for it; krealloc() fits it
+ * to the size asked).  A pooled buffer goes after 2 s unused, when the
+ * namespace has no flow left, at its mem-limit and at a memory cgroup
+ * change.
  *
  * The coding scratch (about 260 KiB) is taken by a flow's engine work for
  * as long as it runs, from a pool of one per CPU: decoding runs outside
@@ -47,5 +49,10 @@ void crem_env_free_spares(struct crem_flow *flow);
 struct crem_net;
 /* Free the buffers the namespace keeps for its next flows; any context. */
 void crem_env_pool_drain(struct crem_net *cn);
+/*
+ * The namespace's memory is charged to another cgroup from now on: the
+ * buffers of flows allocated under the old one are no longer kept.
+ */
+void crem_env_pool_new_epoch(struct crem_net *cn);
 
 #endif /* CREM_ENV_H */

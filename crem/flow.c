@@ -502,6 +502,7 @@ static struct crem_flow *flow_alloc(struct crem_net *cn,
 	atomic_inc(&cn->flows_alive);
 	flow->key = *key;
 	flow->cn = cn;
+	flow->pool_epoch = READ_ONCE(cn->pool_epoch);
 	kref_init(&flow->ref);
 	spin_lock_init(&flow->lock);
 	__skb_queue_head_init(&flow->inbox);

@@ -148,6 +148,7 @@ struct crem_flow {
 		size_t size;
 	} spare[CREM_FLOW_SPARES];
 	unsigned int spare_next;	/* the next to go when all are taken */
+	u32 pool_epoch;		/* its namespace's, when it was made (env.c) */
 	struct crem_env env;
 	union {
 		struct {

@@ -181,6 +181,8 @@ static void charge_to_current(struct crem_net *cn)
 	old = rcu_replace_pointer(cn->memcg, get_mem_cgroup_from_mm(current->mm),
 				  lockdep_is_held(&cn->cfg_mutex));
 	mem_cgroup_put(old);
+	/* Buffers charged to the old one are not kept for new flows. */
+	crem_env_pool_new_epoch(cn);
 }
 
 /**

@@ -35,6 +35,17 @@ struct crem_wire_pcpu {
 	struct u64_stats_sync syncp;
 };
 
+/* Buffers a namespace keeps for its next flows: a few flows' blocks. */
+#define CREM_NET_POOL 32
+
+/* A buffer in a namespace's pool (env.c). */
+struct crem_pool_buf {
+	void *mem;
+	size_t size;
+	u32 epoch;		/* crem_net.pool_epoch when it was given */
+	unsigned long since;	/* jiffies, when it was given */
+};
+
 /**
  * struct crem_net - crem's state in one network namespace
  * @net: the namespace
@@ -65,10 +76,13 @@ struct crem_wire_pcpu {
  * @flows_alive: flow objects not yet freed, in or out of the tables (the
  *	namespace's exit waits for none, with wait_var_event())
  * @mem: bytes of engine memory charged to the namespace
+ * @pool_lock: guards @pool, @pool_next and @pool_epoch; taken after a
+ *	flow's lock, never before
+ * @pool: large buffers flows gave back, for the next flows (env.c)
+ * @pool_next: the entry to go next when every one is taken
+ * @pool_epoch: counts the memory cgroups charged: a buffer of an older
+ *	one is not kept
  */
-/* Buffers a namespace keeps for its next flows: a few flows' blocks. */
-#define CREM_NET_POOL 32
-
 struct crem_net {
 	struct net *net;
 	struct crem_pcpu_stats __percpu *stats;
@@ -95,17 +109,10 @@ struct crem_net {
 	atomic_t flows_alive;
 	atomic64_t mem;
 
-	/*
-	 * Large engine buffers (more than kmalloc()'s slab caches serve)
-	 * that ended flows gave back, for the next flows' (env.c).  Charged
-	 * to @mem, to no flow.  Lock order: a flow's lock, then this.
-	 */
 	spinlock_t pool_lock;
-	struct crem_pool_buf {
-		void *mem;
-		size_t size;
-	} pool[CREM_NET_POOL];
-	unsigned int pool_next;		/* the next to go when all are taken */
+	struct crem_pool_buf pool[CREM_NET_POOL];
+	unsigned int pool_next;
+	u32 pool_epoch;
 };
 
 int crem_netns_init(void);

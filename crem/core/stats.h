@@ -38,7 +38,7 @@ enum crem_stat {
 	CREM_STAT_TOO_LONG,		/* nonlinear and too long to copy */
 	CREM_STAT_NONLINEAR_PASSED,	/* nonlinear, BHs on: not read */
 	CREM_STAT_MEM_LARGE_ALLOCS,	/* buffers too large for a slab cache */
-	CREM_STAT_MEM_POOL_REUSED,	/* of those, one an ended flow gave back */
+	CREM_STAT_MEM_POOL_REUSED,	/* of those, from the namespace pool */
 	/*
 	 * crem's own time at its hooks, for one RoCEv2 packet in 64 per CPU
 	 * and direction (crem/hooks.c): samples taken and nanoseconds spent
