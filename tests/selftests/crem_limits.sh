@@ -156,8 +156,9 @@ if restart max-flows 1; then
 	sampler=$!
 	[ "$CREM_ROLE" = b ] && "$TC" qdisc change dev eth0 root netem delay 5ms
 	transfer "max-flows 1, two QPs" -q 2
-	[ "$CREM_ROLE" = b ] &&
-		"$TC" qdisc change dev eth0 root netem delay 5ms loss 1%
+	[ "$CREM_ROLE" = a ] ||
+		"$TC" qdisc change dev eth0 root netem delay 5ms loss 1% ||
+		ktap_fail "max-flows 1: B's link loses 1 % again"
 	touch /tmp/sample_stop
 	wait "$sampler"
 else
