@@ -41,8 +41,10 @@ tools="ib_write_bw ib_read_bw ib_send_bw"
 #    bound (skbuff_head_cache 108 -> 20,004 objects in 10 s at the sender)
 #    until the guest runs out of memory: SEND is left to the stock kernels.
 size=65536
+debug=0
 case $(uname -r) in
 *-crem-debug)
+	debug=1
 	size=32768
 	tools="ib_write_bw ib_read_bw"
 	;;
@@ -154,6 +156,11 @@ echo "$stats" | jq -r 'to_entries[] | select(.value > 0) | "\(.key) \(.value)"' 
 # page allocator every time.
 if [ "${CREM_MQP_CREM:-1}" = 0 ]; then
 	ktap_skip "large buffers from the namespace's pool" "crem not loaded"
+elif [ "$debug" = 1 ]; then
+	# One run of 2 QPs a case, each case longer than a pooled buffer
+	# lives unused (2 s): nothing to reuse on time.
+	ktap_skip "large buffers from the namespace's pool" \
+		"one run a case on $(uname -r)"
 else
 	large=$(echo "$stats" | jq '.mem_large_allocs // 0')
 	reused=$(echo "$stats" | jq '.mem_pool_reused // 0')
