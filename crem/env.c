@@ -113,9 +113,10 @@ static bool large(size_t size)
 }
 
 /*
- * A pooled buffer is freed after this long unused: the pool serves flows
- * that follow one another (QPs made and destroyed in numbers), not a
- * namespace whose flows stay.
+ * A pooled buffer unused for this long is freed at the pool's next use:
+ * the pool serves flows that follow one another (QPs made and destroyed
+ * in numbers).  Where flows stay and none ends, nothing uses the pool
+ * and its at most CREM_NET_POOL buffers wait for the last flow's end.
  */
 #define CREM_POOL_AGE (2 * HZ)
 
@@ -254,9 +255,20 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 	unsigned int i;
 	void *mem;
 
+	/*
+	 * A large spare serves its size class; a small one (slab-served,
+	 * cheap to replace) only its own size: refitting one could move a
+	 * KFENCE object out of the memory cgroup.
+	 */
 	for (i = 0; i < CREM_FLOW_SPARES; i++) {
-		if (flow->spare[i].mem &&
-		    charge_of(flow->spare[i].size) == charge) {
+		if (!flow->spare[i].mem)
+			continue;
+		if (flow->spare[i].size == size) {
+			mem = flow->spare[i].mem;
+			flow->spare[i].mem = NULL;
+			return mem;
+		}
+		if (large(size) && charge_of(flow->spare[i].size) == charge) {
 			mem = flow->spare[i].mem;
 			flow->spare[i].mem = NULL;
 			return refit(flow, mem, size);

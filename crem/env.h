@@ -16,9 +16,9 @@
  * one given back is kept, as one of the flow's spares, or beyond those
  * and at the flow's end in a small pool of its namespace's, for the next
  * of its size class (what kmalloc() hands out for it; krealloc() fits it
- * to the size asked).  A pooled buffer goes after 2 s unused, when the
- * namespace has no flow left, at its mem-limit and at a memory cgroup
- * change.
+ * to the size asked).  A pooled buffer goes at the pool's next use
+ * after 2 s unused, when the namespace has no flow left, at its
+ * mem-limit and at a memory cgroup change.
  *
  * The coding scratch (about 260 KiB) is taken by a flow's engine work for
  * as long as it runs, from a pool of one per CPU: decoding runs outside
@@ -47,7 +47,10 @@ void crem_scratch_put(struct crem_fec_work *work);
 void crem_env_free_spares(struct crem_flow *flow);
 
 struct crem_net;
-/* Free the buffers the namespace keeps for its next flows; any context. */
+/*
+ * Free the buffers the namespace keeps for its next flows.  Any context
+ * but a hard interrupt (it takes a BH-disabling lock).
+ */
 void crem_env_pool_drain(struct crem_net *cn);
 /*
  * The namespace's memory is charged to another cgroup from now on: the
