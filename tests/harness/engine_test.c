@@ -313,6 +313,7 @@ static void ack_range_is_what_is_taken(struct kunit *test)
 		{ false, 1, CREM_ROCE_NAK, true },
 		{ true, 1, CREM_ROCE_ACK, false },
 		{ true, 2, CREM_ROCE_NAK, false },
+		/* Taken, so the first PSN moves: these two go last. */
 		{ true, 1, CREM_ROCE_NAK, true },
 		{ true, 0, CREM_ROCE_ACK, true },
 	};
@@ -334,6 +335,8 @@ static void ack_range_is_what_is_taken(struct kunit *test)
 		first = round ? p->csf.acked_psn :
 				crem_psn_add(p->csf.first_psn, -1);
 		last = crem_psn_add(p->csf.next_psn, -1);
+		/* The newest PSN the harness sent, by its own count. */
+		KUNIT_ASSERT_EQ(test, last, crem_psn_add(p->next_psn, -1));
 		KUNIT_ASSERT_NE(test, first, last);
 		KUNIT_EXPECT_EQ(test, crem_csf_ack_range(&p->csf),
 				(u64)first << 32 | last);
