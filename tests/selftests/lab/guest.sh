@@ -166,7 +166,10 @@ perftest_bw() {
 	if [ "$CREM_ROLE" = a ]; then
 		timeout 300 "$tool" -d rxe0 -x "$gid" -F "$@" > /tmp/perftest.out 2>&1
 		rc=$?
-		[ "$rc" = 0 ] || sed 's/^/# /' /tmp/perftest.out | tail -n 8
+		if [ "$rc" != 0 ]; then
+			sed 's/^/# /' /tmp/perftest.out | tail -n 8
+			echo "# $tool (server) exited with status $rc"
+		fi
 		return "$rc"
 	fi
 	deadline=$(( $(date +%s) + 60 ))
@@ -178,6 +181,7 @@ perftest_bw() {
 		grep -q "Couldn't connect" /tmp/perftest.out &&
 			[ "$(date +%s)" -lt "$deadline" ] || {
 			sed 's/^/# /' /tmp/perftest.out | tail -n 8
+			echo "# $tool exited with status $rc"
 			return "$rc"
 		}
 		sleep 0.2
