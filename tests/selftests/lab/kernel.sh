@@ -23,8 +23,13 @@ die() {
 	exit 1
 }
 
-# The newest image package of SERIES the archive offers.
+# The image package of SERIES to boot.  For 6.12, the release of the
+# newest 6.12 headers installed (the ones crem.ko is built against, as the
+# Makefile's KDIR_612 picks them), signed or not: the archive may offer a
+# newer release's headers and unsigned image before its signed one.
+# Without such headers, the newest image of either kind.
 image_package() {
+	local rel p
 	case $1 in
 	6.1)
 		# linux-image-amd64 is bookworm's 6.1 meta package.
@@ -32,9 +37,18 @@ image_package() {
 			awk '/Depends: linux-image-6\.1\./ {print $2}' | sort -V | tail -n 1
 		;;
 	6.12)
+		rel=$(ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 2>/dev/null |
+			sort -V | tail -n 1)
+		rel=${rel#/usr/src/linux-headers-}
+		for p in ${rel:+linux-image-$rel linux-image-$rel-unsigned}; do
+			if [ -n "$(apt-cache madison "$p" 2>/dev/null)" ]; then
+				echo "$p"
+				return
+			fi
+		done
 		apt-cache search --names-only \
-			'^linux-image-6\.12\.[0-9]+\+deb12-amd64$' 2>/dev/null |
-			awk '{print $1}' | sort -V | tail -n 1
+			'^linux-image-6\.12\.[0-9]+\+deb12-amd64(-unsigned)?$' \
+			2>/dev/null | awk '{print $1}' | sort -V | tail -n 1
 		;;
 	*) die "unknown series '$1' (6.1 or 6.12)" ;;
 	esac
@@ -44,6 +58,7 @@ image_package() {
 fetch() {
 	local pkg=$1 kver root tmp
 	kver=${pkg#linux-image-}
+	kver=${kver%-unsigned}
 	root=$cache/$kver
 	if [ -e "$root/.crem-ready" ]; then
 		echo "$kver"
