@@ -101,6 +101,68 @@ static void window_shrink(struct crem_crf *crf, u64 t)
 	crf->nchunks_live = 0;
 }
 
+/* What reserve() takes, with the symbols in the window. */
+static void release_traffic_state(struct crem_crf *crf)
+{
+	if (crf->chunk) {
+		u32 c;
+
+		for (c = 0; c < crf->nchunks; c++)
+			release(crf, crf->chunk[c], crf->chunk_size);
+		crf->nchunks_live = 0;
+	}
+	release(crf, crf->pos, crf->window * sizeof(*crf->pos));
+	release(crf, crf->chunk, crf->nchunks * sizeof(*crf->chunk));
+	release(crf, crf->slots, crf->cfg.max_open_blocks * sizeof(*crf->slots));
+	release(crf, crf->pins, crf->cfg.max_open_blocks * sizeof(*crf->pins));
+	release(crf, crf->held, (crf->cfg.max_held + 1) * sizeof(*crf->held));
+	release(crf, crf->pkt, crf->pkt_size);
+	crf->pos = NULL;
+	crf->chunk = NULL;
+	crf->slots = NULL;
+	crf->pins = NULL;
+	crf->held = NULL;
+	crf->pkt = NULL;
+}
+
+/*
+ * The traffic state: the window, the block slots, the pins, the hold
+ * queue and the buffer restored packets are built in, about 70 KiB at the
+ * defaults.  A flow takes it with its first source or REPAIR, not at
+ * HELLO: answering a HELLO, which anyone can send, costs the receiver
+ * only the flow itself (security.rst, "HELLO floods").  It is kept until
+ * the flow ends; only the symbols follow the traffic (window_shrink()).
+ * Return: 0, or -ENOMEM with nothing taken; the flow then protects
+ * nothing, and its traffic goes on untouched, until a later try succeeds.
+ */
+static int reserve(struct crem_crf *crf)
+{
+	if (crf->pos)
+		return 0;
+	crf->chunk = zalloc(crf, crf->nchunks * sizeof(*crf->chunk));
+	crf->slots = zalloc(crf, crf->cfg.max_open_blocks *
+				 sizeof(*crf->slots));
+	crf->pins = zalloc(crf, crf->cfg.max_open_blocks * sizeof(*crf->pins));
+	crf->held = alloc(crf, (crf->cfg.max_held + 1) * sizeof(*crf->held));
+	crf->pkt = alloc(crf, crf->pkt_size);
+	/* Last: a window means the rest is there. */
+	crf->pos = zalloc(crf, crf->window * sizeof(*crf->pos));
+	if (!crf->chunk || !crf->slots || !crf->pins || !crf->held ||
+	    !crf->pkt || !crf->pos) {
+		release_traffic_state(crf);
+		crf->stats.v[CREM_FS_MEMORY_REFUSED]++;
+		return -ENOMEM;
+	}
+	/* PSN 0 must not look present before it arrives. */
+	crf->pos[0].psn = CREM_PSN_MASK + 1;
+	return 0;
+}
+
+bool crem_crf_reserved(const struct crem_crf *crf)
+{
+	return crf->pos;
+}
+
 /* The position's state if the window still describes @psn. */
 static u8 pos_state(struct crem_crf *crf, u32 psn)
 {
@@ -1258,7 +1320,8 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	u8 *sym;
 	u32 span;
 
-	if (crf->state != CREM_CRF_ACTIVE || !crem_roce_is_source(pkt))
+	if (crf->state != CREM_CRF_ACTIVE || !crem_roce_is_source(pkt) ||
+	    reserve(crf))
 		return CREM_CRF_PASS;
 	report_wake(crf, t);
 	crf->last_activity_ns = t;
@@ -1657,7 +1720,7 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 			crf->newest_seen = false;
 		break;
 	case CREM_MSG_REPAIR:
-		err = repair(crf, msg, ce);
+		err = reserve(crf) ?: repair(crf, msg, ce);
 		break;
 	case CREM_MSG_CLOSE:
 		crf->stats.v[CREM_FS_CLOSES_RECEIVED]++;
@@ -1753,21 +1816,12 @@ int crem_crf_start(struct crem_crf *crf, const struct crem_env *env,
 	crf->nchunks = (crf->window + crf->chunk_syms - 1) / crf->chunk_syms;
 	crf->pkt_size = 40 + 8 + crf->limits.max_t;
 	crf->msg_size = CREM_COMMON_HDR_LEN + 8 + 3 * MAX_RANGES + 64;
-	crf->pos = zalloc(crf, crf->window * sizeof(*crf->pos));
-	crf->chunk = zalloc(crf, crf->nchunks * sizeof(*crf->chunk));
-	crf->slots = zalloc(crf, cfg->max_open_blocks * sizeof(*crf->slots));
-	crf->pins = zalloc(crf, cfg->max_open_blocks * sizeof(*crf->pins));
-	crf->held = alloc(crf, (cfg->max_held + 1) * sizeof(*crf->held));
-	crf->pkt = alloc(crf, crf->pkt_size);
+	/* The traffic state waits for traffic: reserve(). */
 	crf->msg = alloc(crf, crf->msg_size);
-	if (!crf->pos || !crf->chunk || !crf->slots || !crf->pins ||
-	    !crf->held ||
-	    !crf->pkt || !crf->msg) {
+	if (!crf->msg) {
 		crem_crf_destroy(crf);
 		return -ENOMEM;
 	}
-	/* PSN 0 must not look present before it arrives. */
-	crf->pos[0].psn = CREM_PSN_MASK + 1;
 	crem_crf_param_init(&crf->param, &none);
 
 	id = crem_crf_hello_id(env, hello, in_use, ctx);
@@ -1815,6 +1869,25 @@ int crem_crf_hello_again(struct crem_crf *crf, const struct crem_msg *hello)
 				crf->hello_ack, crf->hello_ack_len, 0);
 }
 
+enum crem_hello_action crem_crf_hello_action(const struct crem_crf *live,
+					     const struct crem_crf *candidate,
+					     const struct crem_msg *hello)
+{
+	if (!live)
+		return CREM_HELLO_NEW_FLOW;
+	if (hello->hello.nonce == live->nonce)
+		return CREM_HELLO_TO_LIVE;
+	if (candidate && hello->hello.nonce == candidate->nonce)
+		return CREM_HELLO_TO_CANDIDATE;
+	return CREM_HELLO_NEW_CANDIDATE;
+}
+
+bool crem_crf_confirms(const struct crem_msg *msg)
+{
+	return msg->type == CREM_MSG_PARAM_UPDATE ||
+	       msg->type == CREM_MSG_REPAIR;
+}
+
 void crem_crf_close(struct crem_crf *crf, u16 reason)
 {
 	struct crem_msg m = { .type = CREM_MSG_CLOSE,
@@ -1840,26 +1913,8 @@ void crem_crf_destroy(struct crem_crf *crf)
 	if (crf->pins)
 		for (i = 0; i < crf->cfg.max_open_blocks; i++)
 			pin_free(crf, &crf->pins[i]);
-	release(crf, crf->pins, crf->cfg.max_open_blocks * sizeof(*crf->pins));
-	crf->pins = NULL;
-	release(crf, crf->pos, crf->window * sizeof(*crf->pos));
-	if (crf->chunk) {
-		u32 c;
-
-		for (c = 0; c < crf->nchunks; c++)
-			release(crf, crf->chunk[c], crf->chunk_size);
-		crf->nchunks_live = 0;
-	}
-	release(crf, crf->chunk, crf->nchunks * sizeof(*crf->chunk));
-	release(crf, crf->slots, crf->cfg.max_open_blocks * sizeof(*crf->slots));
-	release(crf, crf->held, (crf->cfg.max_held + 1) * sizeof(*crf->held));
-	release(crf, crf->pkt, crf->pkt_size);
+	release_traffic_state(crf);
 	release(crf, crf->msg, crf->msg_size);
-	crf->pos = NULL;
-	crf->chunk = NULL;
-	crf->slots = NULL;
-	crf->held = NULL;
-	crf->pkt = NULL;
 	crf->msg = NULL;
 	crf->state = CREM_CRF_CLOSED;
 	crf->env->ops->arm(crf->env->ctx, crf->owner, CREM_NO_DEADLINE);

@@ -312,6 +312,50 @@ void crem_crf_decode_finish(struct crem_crf *crf, struct crem_crf_decode *job);
 int crem_crf_hello_again(struct crem_crf *crf, const struct crem_msg *hello);
 
 /*
+ * The replacement rule (design.rst, "A HELLO for a live flow"): what a
+ * HELLO does, given the receiver flows of its descriptor.  A HELLO with a
+ * nonce that neither has does not replace a live flow on its own word:
+ * anyone who can put the sender's address on a datagram can send one.  It
+ * makes a candidate beside the live flow, in place of any earlier
+ * candidate.  The candidate takes the live flow's place only when its
+ * bound peer sends with the Flow ID that the candidate's HELLO_ACK gave
+ * (crem_crf_confirms()), which only whoever received that HELLO_ACK knows.
+ */
+enum crem_hello_action {
+	CREM_HELLO_NEW_FLOW,		/* no live flow: a new one, live */
+	CREM_HELLO_TO_LIVE,		/* the live flow's nonce: it answers */
+	CREM_HELLO_TO_CANDIDATE,	/* the candidate's nonce: it answers */
+	CREM_HELLO_NEW_CANDIDATE,	/* a new nonce: a (new) candidate */
+};
+
+/*
+ * crem_crf_hello_action() - apply the replacement rule
+ * @live: the flow that takes the descriptor's packets, or NULL
+ * @candidate: the candidate beside it, or NULL
+ * @hello: the HELLO
+ *
+ * Context: the nonces are fixed when a flow starts; no lock is needed.
+ * Return: what the owner does with @hello.
+ */
+enum crem_hello_action crem_crf_hello_action(const struct crem_crf *live,
+					     const struct crem_crf *candidate,
+					     const struct crem_msg *hello);
+
+/*
+ * Does @msg, carrying a candidate's Flow ID and from its bound peer,
+ * confirm the candidate?  A PARAM_UPDATE or a REPAIR does: the sender
+ * uses the Flow ID.
+ */
+bool crem_crf_confirms(const struct crem_msg *msg);
+
+/*
+ * Has the flow taken its traffic state (the window, block slots, pins and
+ * hold queue)?  It does with its first source or REPAIR, not at HELLO, so
+ * that a flow nobody sends on costs little.
+ */
+bool crem_crf_reserved(const struct crem_crf *crf);
+
+/*
  * Could crem_crf_source() hold a packet at @psn now?  The owner needs a
  * handle for it only then.  False means it will not.
  */

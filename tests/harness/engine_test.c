@@ -1302,6 +1302,36 @@ static void window_chunks_fit_allocations(struct kunit *test)
 }
 
 /*
+ * A receiver flow that has answered HELLO but seen no traffic costs a few
+ * KiB, not its window: anyone can send HELLO.  Its first source takes the
+ * traffic state, and it then protects as any flow does.
+ */
+static void idle_receiver_costs_little(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d = { .mask = 1u << 3 };
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	p = new_pair(test, &par);
+	KUNIT_EXPECT_FALSE(test, crem_crf_reserved(&p->crf));
+	KUNIT_EXPECT_GT(test, p->crf_mem_now, 0);
+	KUNIT_EXPECT_LE(test, p->crf_mem_now, 1024);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_EXPECT_FALSE(test, crem_crf_reserved(&p->crf));
+	KUNIT_EXPECT_LE(test, p->crf_mem_now, 1024);
+
+	drop_from_next(p, &d);
+	crem_pair_send(p, 16, 10 * US);
+	crem_pair_run(p, p->sim.now_ns + 50 * MS);
+	KUNIT_EXPECT_TRUE(test, crem_crf_reserved(&p->crf));
+	/* The window, its slots, pins and hold queue: tens of KiB. */
+	KUNIT_EXPECT_GT(test, p->crf_mem_now, 16 * 1024);
+	KUNIT_EXPECT_EQ(test, p->restored, 1);
+	end_pair(test, p);
+}
+
+/*
  * The receiver's window takes symbol memory only as sources land in it,
  * and gives it all back once the flow has been quiet: a new flow costs no
  * symbols (creating it is cheap enough for the receive path), and a flow
@@ -1845,6 +1875,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(long_hold_no_timer_loop),
 	KUNIT_CASE(window_chunks_fit_allocations),
 	KUNIT_CASE(window_follows_traffic),
+	KUNIT_CASE(idle_receiver_costs_little),
 	KUNIT_CASE(hello_ack_after_publication),
 	KUNIT_CASE(decode_outside_serialisation),
 	KUNIT_CASE(decode_within_budget),

@@ -604,6 +604,8 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 	if (mem) {
 		/* alloc() promises no contents: the engine must not rely on any. */
 		memset(mem, 0x5a, size);
+		if (owner == &p->crf)
+			p->crf_mem_now += size;
 		p->mem_now += size;
 		p->allocs++;
 		if (p->mem_now > p->mem_peak)
@@ -616,6 +618,8 @@ static void env_free(void *ctx, void *owner, void *mem, size_t size)
 {
 	struct crem_pair *p = ctx;
 
+	if (owner == &p->crf)
+		p->crf_mem_now -= size;
 	p->mem_now -= size;
 	p->allocs--;
 	free(mem);
@@ -820,8 +824,8 @@ bool crem_pair_open_count_ok(const struct crem_pair *p)
 {
 	unsigned int i, open = 0;
 
-	if (!p->crf_up)
-		return true;
+	if (!p->crf_up || !crem_crf_reserved(&p->crf))
+		return p->crf.nopen == 0;
 	for (i = 0; i < p->crf.cfg.max_open_blocks; i++)
 		open += p->crf.slots[i].state == CREM_SLOT_OPEN;
 	return open == p->crf.nopen;

@@ -126,6 +126,7 @@ struct crem_pair {
 	u64 sources, first_lost, delivered, passed, restored, restored_bad;
 	u64 restored_twice, restored_unrequested, duplicates, rdma_resent;
 	u64 mem_now, mem_peak, allocs;
+	u64 crf_mem_now;	/* of mem_now, the CRF's */
 	u64 alloc_calls;	/* with fail_alloc_nth: allocations asked */
 	u64 left_finalized;	/* left to RDMA, among forgotten records */
 	u64 *latency_ns;

@@ -447,7 +447,7 @@ static void loop_end(struct kunit *test, struct loop *l)
 {
 	KUNIT_EXPECT_EQ(test, l->corrupt, 0);
 	KUNIT_EXPECT_EQ(test, l->coded_in_packet_call, 0);
-	if (l->crf_up) {
+	if (l->crf_up && crem_crf_reserved(&l->crf)) {
 		unsigned int i, open = 0;
 
 		for (i = 0; i < l->crf.cfg.max_open_blocks; i++)
