@@ -8,7 +8,8 @@ CREM_KUNIT_OBJS := tests/kunit/psn_test.o tests/kunit/stats_test.o \
 		   tests/kunit/fec_isa_test.o tests/kunit/fec_decode_test.o \
 		   tests/kunit/wire_test.o tests/kunit/roce_test.o \
 		   tests/kunit/restore_test.o tests/kunit/block_test.o \
-		   tests/kunit/policy_test.o tests/kunit/engine_loop_test.o
+		   tests/kunit/policy_test.o tests/kunit/engine_loop_test.o \
+		   tests/kunit/admit_test.o
 
 # Suites that need the userspace pair harness (tests/harness/): make unit
 # only.  CREM_HARNESS_OBJS is the harness itself.

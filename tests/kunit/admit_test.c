@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of what a receiver lets strangers make it do: the rate
+ * limits by peer address (crem/core/admit.h) and the replacement rule for
+ * a HELLO that names a live flow (crem_crf_hello_action()).  The same
+ * file runs in userspace (make unit) and in a KUnit kernel.
+ */
+#include <kunit/test.h>
+
+#include "crem/core/admit.h"
+#include "crem/core/crf.h"
+
+#define MS 1000000ull
+
+static const struct crem_rate four_per_ms = { .interval_ns = MS, .burst = 4 };
+
+/* A burst at once, then one per interval, and a full burst after a rest. */
+static void rate_burst_then_interval(struct kunit *test)
+{
+	u64 tat = 0, t = 5 * MS;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, crem_rate_take(&tat, &four_per_ms, t));
+	KUNIT_EXPECT_FALSE(test, crem_rate_take(&tat, &four_per_ms, t));
+	/* Refused events are not counted: still one interval to wait. */
+	KUNIT_EXPECT_FALSE(test, crem_rate_take(&tat, &four_per_ms,
+						t + MS - 1));
+	KUNIT_EXPECT_TRUE(test, crem_rate_take(&tat, &four_per_ms, t + MS));
+	KUNIT_EXPECT_FALSE(test, crem_rate_take(&tat, &four_per_ms, t + MS));
+	t += 100 * MS;
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, crem_rate_take(&tat, &four_per_ms, t));
+	KUNIT_EXPECT_FALSE(test, crem_rate_take(&tat, &four_per_ms, t));
+}
+
+/* Over a long run the meter lets through its rate and its burst, no more. */
+static void rate_holds_over_time(struct kunit *test)
+{
+	u64 tat = 0, t, taken = 0;
+
+	/* One try every 100 us for a second: ten a millisecond asked. */
+	for (t = MS; t < 1001 * MS; t += MS / 10)
+		taken += crem_rate_take(&tat, &four_per_ms, t);
+	KUNIT_EXPECT_GE(test, taken, 1000);
+	KUNIT_EXPECT_LE(test, taken, 1000 + 4);
+}
+
+static void rate_zero_burst_allows_none(struct kunit *test)
+{
+	const struct crem_rate none = { .interval_ns = MS, .burst = 0 };
+	u64 tat = 0;
+
+	KUNIT_EXPECT_FALSE(test, crem_rate_take(&tat, &none, 0));
+	KUNIT_EXPECT_FALSE(test, crem_rate_take(&tat, &none, 1000 * MS));
+}
+
+static void v4(u8 *addr, u32 host)
+{
+	memset(addr, 0, 16);
+	addr[0] = 192;
+	addr[1] = 0;
+	addr[2] = (u8)(host >> 8);
+	addr[3] = (u8)host;
+}
+
+/*
+ * One address's burst spent leaves the others theirs: of 64 other
+ * addresses, at most a few share its slot (one in 256 each).
+ */
+static void admit_is_per_address(struct kunit *test)
+{
+	struct crem_admit *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	unsigned int i, admitted = 0;
+	u8 addr[16];
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	crem_admit_init(a, 0x0123456789abcdefull);
+	v4(addr, 1);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, crem_admit(a, &four_per_ms,
+						   CREM_AF_INET, addr, MS));
+	KUNIT_EXPECT_FALSE(test, crem_admit(a, &four_per_ms, CREM_AF_INET,
+					    addr, MS));
+	for (i = 2; i < 66; i++) {
+		v4(addr, i);
+		admitted += crem_admit(a, &four_per_ms, CREM_AF_INET, addr, MS);
+	}
+	KUNIT_EXPECT_GE(test, admitted, 60);
+	/* The same octets as IPv6 are another address. */
+	v4(addr, 1);
+	KUNIT_EXPECT_TRUE(test, crem_admit(a, &four_per_ms, CREM_AF_INET6,
+					   addr, MS));
+}
+
+/*
+ * Which addresses share a slot depends on the key: one that shares the
+ * spent address's slot under one key does not, for most keys, under
+ * another.
+ */
+static void admit_slots_follow_the_key(struct kunit *test)
+{
+	struct crem_admit *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	unsigned int i, apart = 0, keys;
+	u8 spent[16], other[16];
+	u32 host;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	v4(spent, 1);
+	/* An address in the spent one's slot under key 1. */
+	crem_admit_init(a, 1);
+	for (i = 0; i < 4; i++)
+		crem_admit(a, &four_per_ms, CREM_AF_INET, spent, MS);
+	for (host = 2; host < 20000; host++) {
+		v4(other, host);
+		if (!crem_admit(a, &four_per_ms, CREM_AF_INET, other, MS))
+			break;
+	}
+	KUNIT_ASSERT_LT(test, host, 20000);
+	for (keys = 2; keys < 18; keys++) {
+		crem_admit_init(a, keys * 0x9e3779b97f4a7c15ull);
+		for (i = 0; i < 4; i++)
+			crem_admit(a, &four_per_ms, CREM_AF_INET, spent, MS);
+		apart += crem_admit(a, &four_per_ms, CREM_AF_INET, other, MS);
+	}
+	KUNIT_EXPECT_GE(test, apart, 14);
+}
+
+/*
+ * The replacement rule: a HELLO with a nonce of its own never goes to the
+ * live flow; it makes a candidate, and a repeat of it goes to that
+ * candidate.  Only a PARAM_UPDATE or REPAIR confirms a candidate.
+ */
+static void hello_never_replaces_a_live_flow(struct kunit *test)
+{
+	struct crem_crf *live = kunit_kzalloc(test, sizeof(*live), GFP_KERNEL);
+	struct crem_crf *cand = kunit_kzalloc(test, sizeof(*cand), GFP_KERNEL);
+	struct crem_msg hello = { .type = CREM_MSG_HELLO };
+	static const u8 types[] = {
+		CREM_MSG_REPAIR, CREM_MSG_HELLO, CREM_MSG_HELLO_ACK,
+		CREM_MSG_PARAM_UPDATE, CREM_MSG_PARAM_ACK,
+		CREM_MSG_REPAIR_REQUEST, CREM_MSG_LOSS_REPORT,
+		CREM_MSG_PATH_REPORT, CREM_MSG_CLOSE,
+	};
+	unsigned int i, confirming = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, live);
+	KUNIT_ASSERT_NOT_NULL(test, cand);
+	live->nonce = 0x1111;
+	cand->nonce = 0x2222;
+
+	hello.hello.nonce = 0x1111;
+	KUNIT_EXPECT_EQ(test, crem_crf_hello_action(NULL, NULL, &hello),
+			CREM_HELLO_NEW_FLOW);
+	KUNIT_EXPECT_EQ(test, crem_crf_hello_action(live, NULL, &hello),
+			CREM_HELLO_TO_LIVE);
+	KUNIT_EXPECT_EQ(test, crem_crf_hello_action(live, cand, &hello),
+			CREM_HELLO_TO_LIVE);
+	hello.hello.nonce = 0x2222;
+	KUNIT_EXPECT_EQ(test, crem_crf_hello_action(live, NULL, &hello),
+			CREM_HELLO_NEW_CANDIDATE);
+	KUNIT_EXPECT_EQ(test, crem_crf_hello_action(live, cand, &hello),
+			CREM_HELLO_TO_CANDIDATE);
+	hello.hello.nonce = 0x3333;
+	KUNIT_EXPECT_EQ(test, crem_crf_hello_action(live, cand, &hello),
+			CREM_HELLO_NEW_CANDIDATE);
+
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		struct crem_msg m = { .type = types[i], .flow_id = 7 };
+		bool c = crem_crf_confirms(&m);
+
+		confirming += c;
+		KUNIT_EXPECT_EQ(test, c, types[i] == CREM_MSG_REPAIR ||
+					 types[i] == CREM_MSG_PARAM_UPDATE);
+	}
+	KUNIT_EXPECT_EQ(test, confirming, 2);
+}
+
+static struct kunit_case crem_admit_test_cases[] = {
+	KUNIT_CASE(rate_burst_then_interval),
+	KUNIT_CASE(rate_holds_over_time),
+	KUNIT_CASE(rate_zero_burst_allows_none),
+	KUNIT_CASE(admit_is_per_address),
+	KUNIT_CASE(admit_slots_follow_the_key),
+	KUNIT_CASE(hello_never_replaces_a_live_flow),
+	{}
+};
+
+static struct kunit_suite crem_admit_test_suite = {
+	.name = "crem_admit",
+	.test_cases = crem_admit_test_cases,
+};
+
+kunit_test_suite(crem_admit_test_suite);
