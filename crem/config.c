@@ -72,3 +72,16 @@ bool crem_cfg_reporter(const struct crem_cfg *cfg, u8 af, const u8 *addr)
 			return true;
 	return false;
 }
+
+bool crem_cfg_known_peer(const struct crem_cfg *cfg, u8 af, const u8 *addr)
+{
+	unsigned int i;
+
+	if (crem_cfg_protected(cfg, af, addr))
+		return true;
+	for (i = 0; i < cfg->nprefixes; i++)
+		if (cfg->prefix[i].has_peer && cfg->prefix[i].af == af &&
+		    !memcmp(cfg->prefix[i].peer, addr, 16))
+			return true;
+	return false;
+}

@@ -56,4 +56,11 @@ const struct crem_prefix *crem_cfg_protected(const struct crem_cfg *cfg,
 /* Is @addr an allowed PATH_REPORT source? */
 bool crem_cfg_reporter(const struct crem_cfg *cfg, u8 af, const u8 *addr);
 
+/*
+ * Is @addr a configured peer: inside a protected prefix, or the peer
+ * gateway of one?  HELLOs from anyone else (strangers) make flows only
+ * within the strangers' share (security.rst, "HELLO floods").
+ */
+bool crem_cfg_known_peer(const struct crem_cfg *cfg, u8 af, const u8 *addr);
+
 #endif /* CREM_CONFIG_H */

@@ -227,6 +227,66 @@ void crem_env_pool_drain(struct crem_net *cn)
 	spin_unlock_bh(&cn->pool_lock);
 }
 
+/* @flow's memory changes by @delta, and its strangers' share if it is one. */
+static void flow_charge(struct crem_flow *flow, s64 delta)
+{
+	flow->mem += delta;
+	if (flow->stranger)
+		atomic64_add(delta, &flow->cn->stranger_mem);
+}
+
+/*
+ * Charge @charge to @cn against @net_limit.  What the pool keeps gives way
+ * to what a flow needs.  Return: false (nothing charged) past the limit.
+ */
+static bool net_charge(struct crem_net *cn, size_t charge, u64 net_limit)
+{
+	if (atomic64_add_return(charge, &cn->mem) <= net_limit)
+		return true;
+	atomic64_sub(charge, &cn->mem);
+	crem_env_pool_drain(cn);
+	if (atomic64_add_return(charge, &cn->mem) <= net_limit)
+		return true;
+	atomic64_sub(charge, &cn->mem);
+	crem_net_stat_inc(cn, CREM_STAT_MEM_LIMIT);
+	return false;
+}
+
+/* kmalloc() in any context, charged to @cn's memory cgroup. */
+static void *kmalloc_charged(struct crem_net *cn, size_t size, gfp_t extra)
+{
+	struct mem_cgroup *memcg, *old;
+	void *mem;
+
+	rcu_read_lock();
+	memcg = rcu_dereference(cn->memcg);
+	old = set_active_memcg(memcg);
+	mem = kmalloc(size, GFP_ATOMIC | __GFP_NOWARN | __GFP_ACCOUNT | extra);
+	set_active_memcg(old);
+	rcu_read_unlock();
+	return mem;
+}
+
+void *crem_env_alloc_flow(struct crem_net *cn, size_t size)
+{
+	u64 net_limit, flow_limit;
+	void *mem;
+
+	mem_limits(cn, &net_limit, &flow_limit);
+	if (!net_charge(cn, charge_of(size), net_limit))
+		return NULL;
+	mem = kmalloc_charged(cn, size, __GFP_ZERO);
+	if (!mem)
+		atomic64_sub(charge_of(size), &cn->mem);
+	return mem;
+}
+
+void crem_env_free_flow(struct crem_net *cn, void *mem, size_t size)
+{
+	kfree(mem);
+	atomic64_sub(charge_of(size), &cn->mem);
+}
+
 /*
  * @mem, a kept buffer of @size's class charged to @flow, fitted to @size:
  * within its class krealloc() leaves it where it is and moves KASAN's
@@ -238,7 +298,7 @@ static void *refit(struct crem_flow *flow, void *mem, size_t size)
 	void *fitted = krealloc(mem, size, GFP_ATOMIC | __GFP_NOWARN);
 
 	if (!fitted) {
-		flow->mem -= charge_of(size);
+		flow_charge(flow, -(s64)charge_of(size));
 		atomic64_sub(charge_of(size), &flow->cn->mem);
 		kfree(mem);
 	}
@@ -250,7 +310,6 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 	struct crem_flow *flow = env_flow(ctx);
 	struct crem_net *cn = flow->cn;
 	size_t charge = charge_of(size);
-	struct mem_cgroup *memcg, *old;
 	u64 net_limit, flow_limit;
 	unsigned int i;
 	void *mem;
@@ -279,37 +338,30 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 		crem_net_stat_inc(cn, CREM_STAT_FLOW_MEM_LIMIT);
 		return NULL;
 	}
+	/* Configured peers keep the other half (security.rst). */
+	if (flow->stranger &&
+	    atomic64_read(&cn->stranger_mem) + charge > net_limit / 2) {
+		crem_net_stat_inc(cn, CREM_STAT_STRANGER_MEM_LIMIT);
+		return NULL;
+	}
 	mem = pool_take(cn, size, flow->pool_epoch);
 	if (mem) {
-		flow->mem += charge;
+		flow_charge(flow, charge);
 		crem_net_stat_inc(cn, CREM_STAT_MEM_LARGE_ALLOCS);
 		crem_net_stat_inc(cn, CREM_STAT_MEM_POOL_REUSED);
 		return refit(flow, mem, size);
 	}
-	if (atomic64_add_return(charge, &cn->mem) > net_limit) {
-		atomic64_sub(charge, &cn->mem);
-		/* What the pool keeps gives way to what a flow needs. */
-		crem_env_pool_drain(cn);
-		if (atomic64_add_return(charge, &cn->mem) > net_limit) {
-			atomic64_sub(charge, &cn->mem);
-			crem_net_stat_inc(cn, CREM_STAT_MEM_LIMIT);
-			return NULL;
-		}
-	}
-	rcu_read_lock();
-	memcg = rcu_dereference(cn->memcg);
-	old = set_active_memcg(memcg);
+	if (!net_charge(cn, charge, net_limit))
+		return NULL;
 	/* Not zeroed: the engine writes what it reads (core/env.h). */
-	mem = kmalloc(size, GFP_ATOMIC | __GFP_NOWARN | __GFP_ACCOUNT);
-	set_active_memcg(old);
-	rcu_read_unlock();
+	mem = kmalloc_charged(cn, size, 0);
 	if (!mem) {
 		atomic64_sub(charge, &cn->mem);
 		return NULL;
 	}
 	if (large(size))
 		crem_net_stat_inc(cn, CREM_STAT_MEM_LARGE_ALLOCS);
-	flow->mem += charge;
+	flow_charge(flow, charge);
 	return mem;
 }
 
@@ -318,7 +370,7 @@ static void flow_free_mem(struct crem_flow *flow, void *mem, size_t size)
 {
 	size_t charge = charge_of(size);
 
-	flow->mem -= charge;
+	flow_charge(flow, -(s64)charge);
 	if (pool_give(flow->cn, mem, size, flow->pool_epoch))
 		return;
 	atomic64_sub(charge, &flow->cn->mem);

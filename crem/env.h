@@ -5,10 +5,12 @@
  * stack (reinject.h), randomness, memory and the coding scratch.
  *
  * Memory: every engine buffer is charged, at the size the allocator
- * really hands out, to the flow and its namespace, against flow-mem-limit
- * and mem-limit (a namespace other than the initial one never above the
+ * really hands out, to its flow and namespace, against flow-mem-limit and
+ * mem-limit (a namespace other than the initial one never above the
  * initial one's), and to the memory cgroup of whoever configured the
- * namespace (__GFP_ACCOUNT with that cgroup active).  Buffers come from
+ * namespace (__GFP_ACCOUNT with that cgroup active).  The flow objects
+ * are charged to the namespace too.  Strangers' flows (security.rst)
+ * share at most half of mem-limit.  Buffers come from
  * kmalloc(GFP_ATOMIC), in any context; none is larger than the largest
  * engine structure or a sender's block.  A buffer too large for
  * kmalloc()'s slab caches comes from the page allocator, which costs
@@ -47,6 +49,15 @@ void crem_scratch_put(struct crem_fec_work *work);
 void crem_env_free_spares(struct crem_flow *flow);
 
 struct crem_net;
+
+/*
+ * A flow object of @size, zeroed, charged like the engine's buffers to
+ * @cn (mem-limit) and its memory cgroup.  Any context.  NULL at the limit
+ * or without memory.  crem_env_free_flow() frees it and its charge.
+ */
+void *crem_env_alloc_flow(struct crem_net *cn, size_t size);
+void crem_env_free_flow(struct crem_net *cn, void *mem, size_t size);
+
 /*
  * Free the buffers the namespace keeps for its next flows.  Any context
  * but a hard interrupt (it takes a BH-disabling lock).

@@ -65,7 +65,7 @@ static void flow_free_rcu(struct rcu_head *rcu)
 	struct crem_flow *flow = container_of(rcu, struct crem_flow, rcu);
 	struct crem_net *cn = flow->cn;
 
-	kfree(flow);
+	crem_env_free_flow(cn, flow, sizeof(*flow));
 	/* The namespace's exit waits on the counter, not on @cn's memory. */
 	if (atomic_dec_and_test(&cn->flows_alive))
 		wake_up_var(&cn->flows_alive);
@@ -253,18 +253,11 @@ static void flow_decode_small(struct crem_flow *flow)
 	crem_scratch_put(scratch);
 }
 
-/* A HELLO with a new nonce for a receiver flow: the CSF started over. */
-static bool restarted(const struct crem_flow *flow, const struct crem_msg *m)
-{
-	return flow->key.role == CREM_ROLE_RECEIVER &&
-	       m->type == CREM_MSG_HELLO && m->hello.nonce != flow->crf.nonce;
-}
-
 /*
  * Message @m, from the datagram whose control block is @cb, through the
  * engine.  Context: under the flow's lock, the flow not dead.  Return:
- * whether the flow ended (or must, for a restart); *@hashed: whether it
- * now has a Flow ID to be found by.
+ * whether the flow ended; *@hashed: whether it now has a Flow ID to be
+ * found by.
  */
 static bool flow_engine_call(struct crem_flow *flow, const struct crem_msg *m,
 			     const struct crem_msg_cb *cb, bool *hashed)
@@ -280,10 +273,11 @@ static bool flow_engine_call(struct crem_flow *flow, const struct crem_msg *m,
 			WRITE_ONCE(flow->flow_id, flow->csf.flow_id);
 			*hashed = true;
 		}
-	} else if (!restarted(flow, m)) {
+	} else {
+		/* A HELLO here has the flow's nonce (receive.c). */
 		crem_crf_receive(&flow->crf, m, cb->ce);
 	}
-	return restarted(flow, m) || crem_flow_ended(flow);
+	return crem_flow_ended(flow);
 }
 
 /* Run one CREM message from the inbox through the engine.  Consumes it. */
@@ -307,16 +301,8 @@ static void flow_message(struct crem_flow *flow, struct sk_buff *skb)
 		crem_flowtable_hash_id(flow);
 	flow_decode(flow, flow->scratch, CREM_FLOW_DECODE_ANY, false);
 	crem_reinject_flow(flow);
-	if (ended) {
+	if (ended)
 		crem_flow_kill(flow);
-		/* A new flow for the new HELLO. */
-		if (restarted(flow, &m)) {
-			rcu_read_lock();
-			crem_flow_new_crf(flow->cn, &m, cb->af, cb->addr,
-					  cb->port);
-			rcu_read_unlock();
-		}
-	}
 out:
 	kfree_skb(skb);
 }
@@ -448,12 +434,27 @@ static void flow_reap(struct work_struct *work)
 	kref_put(&flow->ref, flow_release);
 }
 
-void crem_flow_kill(struct crem_flow *flow)
+/* Steps 1 (after the unlink) to 3 of the end (flow.h). */
+static void flow_end_unlinked(struct crem_flow *flow)
 {
-	if (!crem_flowtable_unlink(flow))
-		return;
 	crem_nl_event(flow->cn, "flow-down", flow, NULL);
 	queue_work(crem_wq, &flow->reap);
+}
+
+void crem_flow_kill(struct crem_flow *flow)
+{
+	if (crem_flowtable_unlink(flow))
+		flow_end_unlinked(flow);
+}
+
+void crem_flow_promote(struct crem_flow *flow)
+{
+	struct crem_flow *live = crem_flowtable_promote(flow);
+
+	if (!live)
+		return;
+	crem_net_stat_inc(flow->cn, CREM_STAT_FLOWS_REPLACED);
+	flow_end_unlinked(live);
 }
 
 /* A flow that was never published ends the same way. */
@@ -496,7 +497,7 @@ static struct crem_flow *flow_alloc(struct crem_net *cn,
 {
 	struct crem_flow *flow;
 
-	flow = kzalloc(sizeof(*flow), GFP_ATOMIC | __GFP_NOWARN);
+	flow = crem_env_alloc_flow(cn, sizeof(*flow));
 	if (!flow)
 		return NULL;
 	atomic_inc(&cn->flows_alive);
@@ -568,7 +569,7 @@ static bool crf_id_in_use(void *ctx, u32 id)
 }
 
 int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
-		      u8 peer_af, const u8 *peer, __be16 port)
+		      u8 peer_af, const u8 *peer, __be16 port, bool candidate)
 {
 	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
 	const struct crem_wire_hello *h = &hello->hello;
@@ -582,9 +583,11 @@ int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
 	}
 	crem_flow_key_init(&key, CREM_ROLE_RECEIVER, h->af, h->flow_label,
 			   h->src, h->dst);
+	key.candidate = candidate;
 	flow = flow_alloc(cn, &key);
 	if (!flow)
 		return -ENOMEM;
+	flow->stranger = !crem_cfg_known_peer(cfg, peer_af, peer);
 	flow->peer_af = peer_af;
 	memcpy(flow->peer, peer, 16);
 	flow->peer_port = port;

@@ -66,7 +66,14 @@ struct crem_net;
 struct crem_flow_key {
 	u8 af;			/* CREM_AF_INET or CREM_AF_INET6 */
 	u8 role;		/* CREM_ROLE_SENDER or CREM_ROLE_RECEIVER */
-	u16 zero;
+	/*
+	 * A receiver flow made by a HELLO with a new nonce while a flow of
+	 * the same key is live: it gets no packets until confirmed
+	 * (crem_crf_hello_action()).  Not hashed: a candidate and its live
+	 * flow share a bucket, so that confirming it changes no chain.
+	 */
+	u8 candidate;
+	u8 zero;
 	u32 qp;			/* destination QP */
 	u8 src[16];
 	u8 dst[16];
@@ -137,6 +144,8 @@ struct crem_flow {
 	u8 peer_af;
 	u8 peer[16];
 	__be16 peer_port;
+	/* A receiver flow whose peer is not configured: fixed at creation. */
+	bool stranger;
 	/* Receiver: the way back into the stack (reinject.h). */
 	struct crem_rx_path rx;
 	struct list_head rx_pkts;	/* every packet crem has of the flow */
@@ -243,11 +252,12 @@ struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
 
 /*
  * A new receiver flow from a HELLO that came from @peer:@port, answered
- * once it can be found.  Context: softirq, under rcu_read_lock().
- * Return: 0 or -errno.
+ * once it can be found; a candidate beside the live flow of its key if
+ * @candidate (crem_crf_hello_action()).  Context: softirq, under
+ * rcu_read_lock().  Return: 0 or -errno.
  */
 int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
-		      u8 peer_af, const u8 *peer, __be16 port);
+		      u8 peer_af, const u8 *peer, __be16 port, bool candidate);
 
 /*
  * CREM message @m, parsed from @skb, for @flow: queued for the flow's
@@ -279,6 +289,13 @@ void crem_flow_close(struct crem_flow *flow, u16 reason);
 
 /* End the flow (see the teardown order above).  Context: any. */
 void crem_flow_kill(struct crem_flow *flow);
+
+/*
+ * Candidate receiver flow @flow was confirmed: it takes the place of the
+ * live flow of its key, which ends.  Context: softirq, under
+ * rcu_read_lock().
+ */
+void crem_flow_promote(struct crem_flow *flow);
 
 /*
  * Close (CLOSE with @reason) and end every flow of @cn; no new flow is

@@ -4,9 +4,13 @@
  */
 #include "flowtable.h"
 
+/* A candidate is in its live flow's bucket (struct crem_flow_key). */
 static u32 key_hash(const struct crem_flow_key *key)
 {
-	return jhash(key, sizeof(*key), 0);
+	struct crem_flow_key k = *key;
+
+	k.candidate = 0;
+	return jhash(&k, sizeof(k), 0);
 }
 
 static u32 id_hash(u8 role, u32 id)
@@ -56,6 +60,9 @@ bool crem_flowtable_publish(struct crem_net *cn, struct crem_flow *flow,
 	spin_lock_bh(&cn->flows_lock);
 	if (cn->nflows >= max_flows) {
 		crem_net_stat_inc(cn, CREM_STAT_FLOW_LIMIT);
+	} else if (flow->stranger &&
+		   cn->nstrangers >= crem_stranger_share(max_flows)) {
+		crem_net_stat_inc(cn, CREM_STAT_STRANGER_FLOW_LIMIT);
 	} else if (!cn->closing && !crem_flow_lookup(cn, &flow->key)) {
 		hash_add_rcu(cn->by_key, &flow->by_key, key_hash(&flow->key));
 		if (flow->key.role == CREM_ROLE_SENDER)
@@ -69,6 +76,7 @@ bool crem_flowtable_publish(struct crem_net *cn, struct crem_flow *flow,
 			flow->id_hashed = true;
 		}
 		list_add_tail_rcu(&flow->list, &cn->flows);
+		cn->nstrangers += flow->stranger;
 		cn->nflows++;
 		cn->flows_created++;
 		ok = true;
@@ -90,17 +98,16 @@ void crem_flowtable_hash_id(struct crem_flow *flow)
 	spin_unlock_bh(&cn->flows_lock);
 }
 
-bool crem_flowtable_unlink(struct crem_flow *flow)
+/* Take @flow out of the tables.  Under flows_lock; false if it was out. */
+static bool unlink_locked(struct crem_flow *flow)
 {
 	struct crem_net *cn = flow->cn;
 	const struct crem_flow_stats *st;
 	unsigned int i;
 
-	spin_lock_bh(&cn->flows_lock);
-	if (flow->unlinked) {
-		spin_unlock_bh(&cn->flows_lock);
+	lockdep_assert_held(&cn->flows_lock);
+	if (flow->unlinked)
 		return false;
-	}
 	flow->unlinked = true;
 	hash_del_rcu(&flow->by_key);
 	if (flow->id_hashed)
@@ -108,13 +115,46 @@ bool crem_flowtable_unlink(struct crem_flow *flow)
 	if (flow->key.role == CREM_ROLE_SENDER)
 		hash_del_rcu(&flow->by_pair);
 	list_del_rcu(&flow->list);
+	cn->nstrangers -= flow->stranger;
 	cn->nflows--;
 	st = crem_flow_stats(flow);
 	for (i = 0; i < CREM_FLOW_STAT_COUNT; i++)
 		cn->ended[i] += READ_ONCE(st->v[i]);
 	cn->flows_ended++;
-	spin_unlock_bh(&cn->flows_lock);
 	return true;
+}
+
+bool crem_flowtable_unlink(struct crem_flow *flow)
+{
+	bool unlinked;
+
+	spin_lock_bh(&flow->cn->flows_lock);
+	unlinked = unlink_locked(flow);
+	spin_unlock_bh(&flow->cn->flows_lock);
+	return unlinked;
+}
+
+struct crem_flow *crem_flowtable_promote(struct crem_flow *candidate)
+{
+	struct crem_net *cn = candidate->cn;
+	struct crem_flow *live = NULL;
+	struct crem_flow_key key;
+
+	spin_lock_bh(&cn->flows_lock);
+	if (!candidate->unlinked && candidate->key.candidate) {
+		key = candidate->key;
+		key.candidate = 0;
+		live = crem_flow_lookup(cn, &key);
+		if (live && !unlink_locked(live))
+			live = NULL;
+		/*
+		 * The same bucket: lookups see the live flow, then none, then
+		 * this one; never both.
+		 */
+		WRITE_ONCE(candidate->key.candidate, 0);
+	}
+	spin_unlock_bh(&cn->flows_lock);
+	return live;
 }
 
 void crem_flowtable_close(struct crem_net *cn, bool closing)

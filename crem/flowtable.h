@@ -38,6 +38,21 @@ void crem_flowtable_hash_id(struct crem_flow *flow);
  */
 bool crem_flowtable_unlink(struct crem_flow *flow);
 
+/*
+ * Candidate @candidate takes the place of the live flow of its key.
+ * Return: that flow, now out of the tables (the caller ends it), or NULL.
+ */
+struct crem_flow *crem_flowtable_promote(struct crem_flow *candidate);
+
+/*
+ * The receiver flows that strangers' HELLOs may make, of @max_flows: half,
+ * so that configured peers always have the other half.
+ */
+static inline u32 crem_stranger_share(u32 max_flows)
+{
+	return max_flows / 2;
+}
+
 /* Stop new flows (crem_flowtable_publish() refuses) or allow them. */
 void crem_flowtable_close(struct crem_net *cn, bool closing);
 

@@ -17,6 +17,7 @@
  * (flows_alive), so no exit waits for other namespaces' work.
  */
 #include <linux/percpu.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <net/netns/generic.h>
 
@@ -255,6 +256,9 @@ static int __net_init crem_net_init(struct net *net)
 	crem_flowtable_init(cn);
 	atomic_set(&cn->flows_alive, 0);
 	spin_lock_init(&cn->pool_lock);
+	spin_lock_init(&cn->admit_lock);
+	crem_admit_init(&cn->hello_admit, get_random_u64());
+	crem_admit_init(&cn->close_admit, get_random_u64());
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	cn->stats = alloc_percpu(struct crem_pcpu_stats);
 	cn->wire = alloc_percpu(struct crem_wire_pcpu);

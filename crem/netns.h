@@ -20,6 +20,7 @@
 #include <net/net_namespace.h>
 
 #include "config.h"
+#include "core/admit.h"
 #include "core/engine.h"
 #include "socket.h"
 #include "core/stats.h"
@@ -82,6 +83,13 @@ struct crem_pool_buf {
  * @pool_next: the entry to go next when every one is taken
  * @pool_epoch: counts the memory cgroups charged: a buffer of an older
  *	one is not kept
+ * @nstrangers: receiver flows in the tables whose peer is a stranger
+ *	(under @flows_lock)
+ * @stranger_mem: bytes of engine memory charged to those flows
+ * @admit_lock: guards @hello_admit, @close_admit and @close_tat
+ * @hello_admit: new receiver flows, by the HELLO's source address
+ * @close_admit: CLOSEs for unknown Flow IDs, by destination address
+ * @close_tat: the same, all addresses together
  */
 struct crem_net {
 	struct net *net;
@@ -113,6 +121,13 @@ struct crem_net {
 	struct crem_pool_buf pool[CREM_NET_POOL];
 	unsigned int pool_next;
 	u32 pool_epoch;
+
+	unsigned int nstrangers;
+	atomic64_t stranger_mem;
+	spinlock_t admit_lock;
+	struct crem_admit hello_admit;
+	struct crem_admit close_admit;
+	u64 close_tat;
 };
 
 int crem_netns_init(void);

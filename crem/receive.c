@@ -6,12 +6,20 @@
  * matched to its flow and sender, and handed to the flow
  * (crem_flow_post()): queued on its inbox for its engine work, or, a
  * REPAIR for a receiver flow with nothing queued, run at once.  Matching:
- *   HELLO          the receiver flow of its descriptor, else a new one;
+ *   HELLO          the receiver flow of its descriptor with its nonce, the
+ *                  live one or a candidate; else a new flow, live if none
+ *                  is, else a candidate (crem_crf_hello_action()), within
+ *                  the rate of its source address and, from a stranger,
+ *                  the strangers' share (security.rst);
  *   HELLO_ACK      the sender flow with its nonce (negotiating, or given
  *                  up waiting: a late answer still negotiates);
  *   PATH_REPORT    from a configured reporter only, the sender flow of its
  *                  descriptor;
- *   the others     by (role, Flow ID), from the address bound at HELLO.
+ *   the others     by (role, Flow ID), from the address bound at HELLO;
+ *                  a PARAM_UPDATE or REPAIR so found confirms a candidate.
+ * A PARAM_UPDATE or REPAIR for a Flow ID this node does not know gets a
+ * CLOSE (reason 1), within a rate per address and in all, so that a
+ * sender whose receiver flow is gone negotiates again at once.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -65,14 +73,63 @@ static struct crem_flow *by_nonce(struct crem_net *cn, u64 nonce)
 	return NULL;
 }
 
+/* The receiver flow of @m's descriptor: the live one, or its candidate. */
 static struct crem_flow *receiver_of_hello(struct crem_net *cn,
-					   const struct crem_msg *m)
+					   const struct crem_msg *m,
+					   bool candidate)
 {
 	struct crem_flow_key key;
 
 	crem_flow_key_init(&key, CREM_ROLE_RECEIVER, m->hello.af,
 			   m->hello.flow_label, m->hello.src, m->hello.dst);
+	key.candidate = candidate;
 	return crem_flow_lookup(cn, &key);
+}
+
+static const struct crem_crf *crf_of(const struct crem_flow *flow)
+{
+	return flow ? &flow->crf : NULL;
+}
+
+/*
+ * New receiver flows per source address: a configured peer may start
+ * hundreds of QPs at once; a stranger a few a second after a burst.
+ */
+static const struct crem_rate hello_rate_peer = {
+	.interval_ns = NSEC_PER_MSEC, .burst = 1024,
+};
+static const struct crem_rate hello_rate_stranger = {
+	.interval_ns = 4 * NSEC_PER_MSEC, .burst = 256,
+};
+
+/*
+ * CLOSE for unknown Flow IDs: a sender needs one to negotiate again, so
+ * each address gets a few a second, and all together a thousand.  Each
+ * answers a message at least as long, to the address it came from.
+ */
+static const struct crem_rate close_rate_addr = {
+	.interval_ns = 100 * NSEC_PER_MSEC, .burst = 4,
+};
+static const struct crem_rate close_rate_all = {
+	.interval_ns = NSEC_PER_MSEC, .burst = 64,
+};
+
+/* May a HELLO from @cb's address make a flow now? */
+static bool hello_admitted(struct crem_net *cn, const struct crem_cfg *cfg,
+			   const struct crem_msg_cb *cb)
+{
+	const struct crem_rate *rate =
+		crem_cfg_known_peer(cfg, cb->af, cb->addr) ?
+		&hello_rate_peer : &hello_rate_stranger;
+	bool ok;
+
+	spin_lock_bh(&cn->admit_lock);
+	ok = crem_admit(&cn->hello_admit, rate, cb->af, cb->addr,
+			ktime_get_ns());
+	spin_unlock_bh(&cn->admit_lock);
+	if (!ok)
+		crem_net_stat_inc(cn, CREM_STAT_HELLO_RATE_LIMITED);
+	return ok;
 }
 
 /*
@@ -90,7 +147,16 @@ static struct crem_flow *flow_of(struct crem_net *cn, const struct crem_msg *m,
 
 	switch (m->type) {
 	case CREM_MSG_HELLO:
-		return receiver_of_hello(cn, m);
+		rx = receiver_of_hello(cn, m, false);
+		tx = receiver_of_hello(cn, m, true);
+		switch (crem_crf_hello_action(crf_of(rx), crf_of(tx), m)) {
+		case CREM_HELLO_TO_LIVE:
+			return rx;
+		case CREM_HELLO_TO_CANDIDATE:
+			return tx;
+		default:
+			return NULL;	/* new_receiver() decides */
+		}
 	case CREM_MSG_HELLO_ACK:
 		return by_nonce(cn, m->hello_ack.nonce);
 	case CREM_MSG_PATH_REPORT:
@@ -115,21 +181,80 @@ static struct crem_flow *flow_of(struct crem_net *cn, const struct crem_msg *m,
 	}
 }
 
-/* A HELLO for no flow: its receiver flow, answered from here. */
+/*
+ * A HELLO with a nonce no flow of its descriptor has: a new receiver
+ * flow, answered from here; beside a live flow, a candidate, in place of
+ * an earlier candidate.
+ */
 static void new_receiver(struct crem_net *cn, const struct crem_msg *m,
 			 const struct crem_msg_cb *cb)
 {
 	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
+	struct crem_flow *live, *candidate;
 	int err;
 
 	if (!cfg->enabled || !(cfg->role & CREM_ROLE_RECEIVER)) {
 		crem_net_stat_inc(cn, CREM_STAT_HELLO_REFUSED);
 		return;
 	}
-	err = crem_flow_new_crf(cn, m, cb->af, cb->addr, cb->port);
+	if (!hello_admitted(cn, cfg, cb))
+		return;
+	/*
+	 * The strangers' share, before anything is allocated; publishing
+	 * checks it again under the lock.
+	 */
+	if (!crem_cfg_known_peer(cfg, cb->af, cb->addr) &&
+	    READ_ONCE(cn->nstrangers) >= crem_stranger_share(cfg->max_flows)) {
+		crem_net_stat_inc(cn, CREM_STAT_STRANGER_FLOW_LIMIT);
+		return;
+	}
+	live = receiver_of_hello(cn, m, false);
+	if (live) {
+		candidate = receiver_of_hello(cn, m, true);
+		if (candidate)
+			crem_flow_kill(candidate);
+		crem_net_stat_inc(cn, CREM_STAT_FLOW_CANDIDATES);
+	}
+	err = crem_flow_new_crf(cn, m, cb->af, cb->addr, cb->port, live);
 	/* -EEXIST: another CPU made it from the same HELLO's twin. */
 	if (err && err != -EEXIST)
 		crem_net_stat_inc(cn, CREM_STAT_HELLO_REFUSED);
+}
+
+/*
+ * A PARAM_UPDATE or REPAIR for a Flow ID no receiver flow here has: its
+ * sender's flow is gone here (idled out, ended while CLOSE was lost, or
+ * never made), and the sender would go on sending for it.  CLOSE with
+ * reason 1 tells it to negotiate again.
+ */
+static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
+			  const struct crem_msg_cb *cb)
+{
+	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
+	struct crem_msg close = {
+		.type = CREM_MSG_CLOSE, .flow_id = m->flow_id,
+		.close = { .reason = CREM_CLOSE_FLOW_ENDED },
+	};
+	u8 buf[CREM_COMMON_HDR_LEN + 8];
+	u64 now = ktime_get_ns();
+	bool ok;
+	int len;
+
+	if (!cfg->enabled || !(cfg->role & CREM_ROLE_RECEIVER))
+		return;
+	spin_lock_bh(&cn->admit_lock);
+	ok = crem_admit(&cn->close_admit, &close_rate_addr, cb->af, cb->addr,
+			now) &&
+	     crem_rate_take(&cn->close_tat, &close_rate_all, now);
+	spin_unlock_bh(&cn->admit_lock);
+	if (!ok) {
+		crem_net_stat_inc(cn, CREM_STAT_CLOSES_UNKNOWN_LIMITED);
+		return;
+	}
+	len = crem_wire_build(&close, buf, sizeof(buf));
+	if (len > 0 && !crem_socket_send(cn, cb->af, cb->addr, cb->port, buf,
+					 len, 0))
+		crem_net_stat_inc(cn, CREM_STAT_CLOSES_UNKNOWN_SENT);
 }
 
 int crem_receive_datagram(struct sock *sk, struct sk_buff *skb)
@@ -151,10 +276,14 @@ int crem_receive_datagram(struct sock *sk, struct sk_buff *skb)
 	note_sender(skb);
 	flow = flow_of(cn, &m, cb->af, cb->addr);
 	if (!flow) {
-		if (m.type == CREM_MSG_HELLO)
+		if (m.type == CREM_MSG_HELLO) {
 			new_receiver(cn, &m, cb);
-		else
-			crem_net_stat_inc(cn, CREM_STAT_MSGS_NO_FLOW);
+			goto drop;
+		}
+		crem_net_stat_inc(cn, CREM_STAT_MSGS_NO_FLOW);
+		if (m.type == CREM_MSG_PARAM_UPDATE ||
+		    m.type == CREM_MSG_REPAIR)
+			close_unknown(cn, &m, cb);
 		goto drop;
 	}
 	/* Messages come only from the address bound at HELLO. */
@@ -163,6 +292,8 @@ int crem_receive_datagram(struct sock *sk, struct sk_buff *skb)
 		crem_net_stat_inc(cn, CREM_STAT_MSGS_WRONG_PEER);
 		goto drop;
 	}
+	if (READ_ONCE(flow->key.candidate) && crem_crf_confirms(&m))
+		crem_flow_promote(flow);
 	if (crem_flow_post(flow, skb, &m))
 		return 0;
 drop:

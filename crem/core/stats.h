@@ -39,6 +39,14 @@ enum crem_stat {
 	CREM_STAT_NONLINEAR_PASSED,	/* nonlinear, BHs on: not read */
 	CREM_STAT_MEM_LARGE_ALLOCS,	/* buffers too large for a slab cache */
 	CREM_STAT_MEM_POOL_REUSED,	/* of those, from the namespace pool */
+	/* Hostile peers (security.rst): HELLO's limits and the answers. */
+	CREM_STAT_HELLO_RATE_LIMITED,	/* over its address's rate */
+	CREM_STAT_STRANGER_FLOW_LIMIT,	/* strangers' share of max_flows */
+	CREM_STAT_STRANGER_MEM_LIMIT,	/* strangers' share of mem_limit */
+	CREM_STAT_FLOW_CANDIDATES,	/* a new nonce for a live flow */
+	CREM_STAT_FLOWS_REPLACED,	/* a candidate confirmed */
+	CREM_STAT_CLOSES_UNKNOWN_SENT,	/* CLOSE for an unknown Flow ID */
+	CREM_STAT_CLOSES_UNKNOWN_LIMITED, /* one not sent: rate limit */
 	/*
 	 * crem's own time at its hooks, for one RoCEv2 packet in 64 per CPU
 	 * and direction (crem/hooks.c): samples taken and nanoseconds spent

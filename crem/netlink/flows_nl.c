@@ -23,8 +23,11 @@
 
 static const char *state_name(const struct crem_flow *flow)
 {
+	if (flow->key.role == CREM_ROLE_RECEIVER && flow->crf.state !=
+						    CREM_CRF_ACTIVE)
+		return "closed";
 	if (flow->key.role == CREM_ROLE_RECEIVER)
-		return flow->crf.state == CREM_CRF_ACTIVE ? "active" : "closed";
+		return READ_ONCE(flow->key.candidate) ? "candidate" : "active";
 	switch (flow->csf.state) {
 	case CREM_CSF_NEGOTIATING:
 		return "negotiating";

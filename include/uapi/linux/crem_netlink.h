@@ -118,7 +118,7 @@ enum {
 	CREM_A_FLOW_ROLE,
 	/* u32: Flow ID (0 before HELLO_ACK). */
 	CREM_A_FLOW_ID,
-	/* string: negotiating, active, unprotected or closed. */
+	/* string: negotiating, active, unprotected or closed (a sender flow); active, candidate or closed (a receiver flow). */
 	CREM_A_FLOW_STATE,
 	/* binary: The address CREM messages go to. */
 	CREM_A_FLOW_PEER,
