@@ -79,7 +79,7 @@ fi
 # here.  To run the 8-QP case there: run.sh -k <debug release> -t
 # crem_mqp.sh -p "mqp_runs=1 mqp_qps=8", with crem.ko built for it.
 debug_tests="crem_robust.sh crem_limits.sh crem_ipv6.sh crem_devices.sh
-	     crem_conntrack.sh crem_mqp.sh"
+	     crem_conntrack.sh crem_mqp.sh crem_hostile.sh"
 debug_params="runs=1 scale=25 compare=0 mqp_runs=1 mqp_qps=2"
 
 # debug_picked: the tests of CREM_CHECK_TESTS in the debug layer's list.

@@ -15,6 +15,10 @@
  *   -p PORT            destination port of CREM messages (default 7700)
  *   -c COUNT           send the message COUNT times (default 1)
  *   -g USEC            between sends (default 0)
+ *   -F FLOWS           do it all for FLOWS flows (default 1): flow i's
+ *                      QP and nonce are those given plus i
+ *   -a                 and flow i sends from the source address plus i,
+ *                      a hello's flow source plus i too
  * MESSAGE:
  *   hello QP NONCE FSRC FDST     HELLO for the flow FSRC -> FDST, QP
  *   close FLOW_ID REASON         CLOSE
@@ -56,13 +60,23 @@ struct opts {
 	u8 src[16], dst[16];
 	int have_src;
 	u16 sport, dport;
-	unsigned long count, gap_us;
+	unsigned long count, gap_us, flows;
+	unsigned long flow;	/* the one being sent, of flows */
+	int step_addr;		/* -a */
 };
+
+/* @a plus @n, in its last 32 bits (all of an IPv4 address). */
+static void addr_add(int af, u8 *a, unsigned long n)
+{
+	u8 *w = af == 6 ? a + 12 : a;
+
+	crem_put32(w, crem_get32(w) + (u32)n);
+}
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: cremsend [-6] [-S src] [-s sport] -d dst "
-		"[-p dport] [-c count] [-g usec] MESSAGE (see the source)\n");
+		"[-p dport] [-c count] [-g usec] [-F flows [-a]] MESSAGE (see the source)\n");
 	exit(2);
 }
 
@@ -152,19 +166,34 @@ static int raw_socket(const struct opts *o)
 	return socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
 }
 
+/*
+ * Send one IP packet.  A full queue on the way out (ENOBUFS: the lab's
+ * netem holds 1000 packets) is waited out, a millisecond at a time, for
+ * a second at most.
+ */
 static int send_ip(int fd, const struct opts *o, const u8 *pkt, size_t len)
 {
 	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
 	struct sockaddr_in s4 = { .sin_family = AF_INET };
+	void *to = &s4;
+	socklen_t tolen = sizeof(s4);
+	int tries;
 
 	if (o->af == 6) {
 		memcpy(&s6.sin6_addr, o->dst, 16);
-		return sendto(fd, pkt, len, 0, (void *)&s6, sizeof(s6)) ==
-		       (ssize_t)len ? 0 : -1;
+		to = &s6;
+		tolen = sizeof(s6);
+	} else {
+		memcpy(&s4.sin_addr, o->dst, 4);
 	}
-	memcpy(&s4.sin_addr, o->dst, 4);
-	return sendto(fd, pkt, len, 0, (void *)&s4, sizeof(s4)) ==
-	       (ssize_t)len ? 0 : -1;
+	for (tries = 0; tries < 1000; tries++) {
+		if (sendto(fd, pkt, len, 0, to, tolen) == (ssize_t)len)
+			return 0;
+		if (errno != ENOBUFS)
+			return -1;
+		usleep(1000);
+	}
+	return -1;
 }
 
 /* The source address the route to the destination would use. */
@@ -223,11 +252,14 @@ static int build_msg(const struct opts *o, int argc, char **argv, u8 *buf,
 		m.hello.max_m = 16;
 		m.hello.max_t = 4162;
 		m.hello.rdma_mtu = 1024;
-		m.hello.flow_label = strtoul(argv[1], NULL, 0) & 0xffffff;
-		m.hello.nonce = strtoull(argv[2], NULL, 0);
+		m.hello.flow_label = (strtoul(argv[1], NULL, 0) + o->flow) &
+				     0xffffff;
+		m.hello.nonce = strtoull(argv[2], NULL, 0) + o->flow;
 		if (addr(o->af, argv[3], m.hello.src) ||
 		    addr(o->af, argv[4], m.hello.dst))
 			return -1;
+		if (o->step_addr)
+			addr_add(o->af, m.hello.src, o->flow);
 	} else if (!strcmp(argv[0], "close") && argc == 3) {
 		m.type = CREM_MSG_CLOSE;
 		m.flow_id = strtoul(argv[1], NULL, 0);
@@ -316,15 +348,57 @@ static int send_gso(const struct opts *o, unsigned int seg, unsigned int n)
 	return ret;
 }
 
-int main(int argc, char **argv)
+/* What one flow sends.  Return: 0, or 1 if a send failed. */
+static int send_flow(int fd, const struct opts *o, int argc, char **argv)
 {
-	struct opts o = { .af = 4, .sport = 7700, .dport = 7700, .count = 1 };
-	const char *src = NULL, *dst = NULL;
 	u8 msg[4096], pkt[4200];
 	unsigned long i;
-	int c, fd, len;
+	int len;
 
-	while ((c = getopt(argc, argv, "6S:s:d:p:c:g:")) != -1) {
+	if (!strcmp(argv[0], "roce") && argc >= 4) {
+		u32 qp = strtoul(argv[1], NULL, 0) + o->flow;
+		u32 psn = strtoul(argv[2], NULL, 0);
+		unsigned long n = strtoul(argv[3], NULL, 0), j;
+		int k, skip;
+
+		for (j = 0; j < n; j++) {
+			for (skip = 0, k = 4; k < argc; k++)
+				skip |= strtoul(argv[k], NULL, 0) == j;
+			if (skip)
+				continue;
+			if (send_ip(fd, o, pkt, build_roce(o, qp, psn + j, pkt))) {
+				perror("cremsend: send");
+				return 1;
+			}
+			if (o->gap_us)
+				usleep(o->gap_us);
+		}
+		return 0;
+	}
+	len = build_msg(o, argc, argv, msg, sizeof(msg));
+	if (len < 0)
+		usage();
+	len = wrap(o, o->dport, msg, len, pkt);
+	for (i = 0; i < o->count; i++) {
+		if (send_ip(fd, o, pkt, len)) {
+			perror("cremsend: send");
+			return 1;
+		}
+		if (o->gap_us)
+			usleep(o->gap_us);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .af = 4, .sport = 7700, .dport = 7700, .count = 1,
+			  .flows = 1 };
+	const char *src = NULL, *dst = NULL;
+	u8 base[16];
+	int c, fd;
+
+	while ((c = getopt(argc, argv, "6S:s:d:p:c:g:F:a")) != -1) {
 		switch (c) {
 		case '6':
 			o.af = 6;
@@ -347,6 +421,12 @@ int main(int argc, char **argv)
 		case 'g':
 			o.gap_us = strtoul(optarg, NULL, 0);
 			break;
+		case 'F':
+			o.flows = strtoul(optarg, NULL, 0);
+			break;
+		case 'a':
+			o.step_addr = 1;
+			break;
 		default:
 			usage();
 		}
@@ -367,36 +447,13 @@ int main(int argc, char **argv)
 		perror("cremsend: raw socket");
 		return 1;
 	}
-	if (!strcmp(argv[0], "roce") && argc >= 4) {
-		u32 qp = strtoul(argv[1], NULL, 0), psn = strtoul(argv[2], NULL, 0);
-		unsigned long n = strtoul(argv[3], NULL, 0), j;
-		int k, skip;
-
-		for (j = 0; j < n; j++) {
-			for (skip = 0, k = 4; k < argc; k++)
-				skip |= strtoul(argv[k], NULL, 0) == j;
-			if (skip)
-				continue;
-			if (send_ip(fd, &o, pkt, build_roce(&o, qp, psn + j, pkt))) {
-				perror("cremsend: send");
-				return 1;
-			}
-			if (o.gap_us)
-				usleep(o.gap_us);
-		}
-		return 0;
-	}
-	len = build_msg(&o, argc, argv, msg, sizeof(msg));
-	if (len < 0)
-		usage();
-	len = wrap(&o, o.dport, msg, len, pkt);
-	for (i = 0; i < o.count; i++) {
-		if (send_ip(fd, &o, pkt, len)) {
-			perror("cremsend: send");
+	memcpy(base, o.src, 16);
+	for (o.flow = 0; o.flow < o.flows; o.flow++) {
+		memcpy(o.src, base, 16);
+		if (o.step_addr)
+			addr_add(o.af, o.src, o.flow);
+		if (send_flow(fd, &o, argc, argv))
 			return 1;
-		}
-		if (o.gap_us)
-			usleep(o.gap_us);
 	}
 	return 0;
 }
