@@ -78,8 +78,12 @@ fi
 # the first suspect); 2 concurrent flows each way exercise the lifetimes
 # here.  To run the 8-QP case there: run.sh -k <debug release> -t
 # crem_mqp.sh -p "mqp_runs=1 mqp_qps=8", with crem.ko built for it.
+# crem_hostile is not here yet: on this kernel its spoofed HELLO and
+# forgotten flow parts pass, but the whole test outruns the guest's 600 s,
+# and the guest takes HELLOs in slower than 250 a second, the rate that a
+# stranger's address is limited to, so that limit is never reached.
 debug_tests="crem_robust.sh crem_limits.sh crem_ipv6.sh crem_devices.sh
-	     crem_conntrack.sh crem_mqp.sh crem_hostile.sh"
+	     crem_conntrack.sh crem_mqp.sh"
 debug_params="runs=1 scale=25 compare=0 mqp_runs=1 mqp_qps=2"
 
 # debug_picked: the tests of CREM_CHECK_TESTS in the debug layer's list.
