@@ -132,8 +132,7 @@ static void release_traffic_state(struct crem_crf *crf)
  * HELLO: answering a HELLO, which anyone can send, costs the receiver
  * only the flow itself (security.rst, "HELLO floods").  It is kept until
  * the flow ends; only the symbols follow the traffic (window_shrink()).
- * Return: 0, or -ENOMEM with nothing taken; the flow then protects
- * nothing, and its traffic goes on untouched, until a later try succeeds.
+ * Return: 0, or -ENOMEM with nothing taken (reserve_or_close()).
  */
 static int reserve(struct crem_crf *crf)
 {
@@ -156,6 +155,22 @@ static int reserve(struct crem_crf *crf)
 	/* PSN 0 must not look present before it arrives. */
 	crf->pos[0].psn = CREM_PSN_MASK + 1;
 	return 0;
+}
+
+/*
+ * The traffic state, or the flow's end.  A receiver that cannot take it
+ * can protect nothing, and a sender told nothing would go on sending
+ * repairs that nobody uses, at the data's own rate: so it is told, with
+ * CLOSE reason 3 (resources exhausted), and goes unprotected
+ * (crem_csf_receive()).  One message per flow, and the flow ends here:
+ * nothing to amplify.  Return: true if the flow can go on.
+ */
+static bool reserve_or_close(struct crem_crf *crf)
+{
+	if (!reserve(crf))
+		return true;
+	crem_crf_close(crf, CREM_CLOSE_RESOURCES_EXHAUSTED);
+	return false;
 }
 
 bool crem_crf_reserved(const struct crem_crf *crf)
@@ -1321,7 +1336,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	u32 span;
 
 	if (crf->state != CREM_CRF_ACTIVE || !crem_roce_is_source(pkt) ||
-	    reserve(crf))
+	    !reserve_or_close(crf))
 		return CREM_CRF_PASS;
 	report_wake(crf, t);
 	crf->last_activity_ns = t;
@@ -1720,7 +1735,9 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 			crf->newest_seen = false;
 		break;
 	case CREM_MSG_REPAIR:
-		err = reserve(crf) ?: repair(crf, msg, ce);
+		if (!reserve_or_close(crf))
+			return 0;
+		err = repair(crf, msg, ce);
 		break;
 	case CREM_MSG_CLOSE:
 		crf->stats.v[CREM_FS_CLOSES_RECEIVED]++;

@@ -1079,7 +1079,14 @@ int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce)
 		csf->stats.v[CREM_FS_CLOSES_RECEIVED]++;
 		csf->close_reason = msg->close.reason;
 		crem_csf_destroy(csf);
-		csf->state = CREM_CSF_CLOSED;
+		/*
+		 * A receiver out of memory would refuse a new flow too
+		 * (crf.c, reserve_or_close()): the flow stays, unprotected,
+		 * as one whose HELLO went unanswered, rather than end and
+		 * negotiate again with the next source.
+		 */
+		csf->state = msg->close.reason == CREM_CLOSE_RESOURCES_EXHAUSTED ?
+			     CREM_CSF_UNPROTECTED : CREM_CSF_CLOSED;
 		break;
 	default:
 		err = -EPROTO;

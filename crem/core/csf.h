@@ -6,8 +6,10 @@
  * States:
  *
  *   NEGOTIATING --HELLO_ACK--> ACTIVE --CLOSE sent or received--> CLOSED
- *        |
- *        +--eight HELLOs unanswered--> UNPROTECTED
+ *        |                        |
+ *        |                        +--CLOSE reason 3 received--+
+ *        |                                                    v
+ *        +--eight HELLOs unanswered-------------------> UNPROTECTED
  *
  * In every state the flow's packets pass untouched; the CSF only reads
  * them.  While ACTIVE it groups them into blocks (csf_block.h), sends m

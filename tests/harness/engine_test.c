@@ -1332,6 +1332,53 @@ static void idle_receiver_costs_little(struct kunit *test)
 }
 
 /*
+ * A receiver that answered HELLO but cannot take its traffic state when
+ * traffic comes (its memory limit) tells the sender at once, with CLOSE
+ * reason 3, instead of letting it send repairs that nobody uses: the
+ * sender goes unprotected and sends no HELLO again, every packet still
+ * reaches the RDMA receiver, and the receiver holds nothing.
+ */
+static void receiver_without_room_closes(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d = { .mask = 1u << 3 };
+	struct crem_pair *p;
+	u64 repairs, hellos;
+
+	crem_pair_params_default(&par);
+	par.crf_mem_limit = 2048;
+	par.rdma_rto_ns = 20 * MS;
+	p = new_pair(test, &par);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_ACTIVE);
+	hellos = crem_pair_count(p, CREM_PAIR_FWD, CREM_MSG_HELLO);
+	drop_from_next(p, &d);
+	crem_pair_send(p, 16, 10 * US);
+	crem_pair_run(p, p->sim.now_ns + 50 * MS);
+	KUNIT_EXPECT_FALSE(test, p->crf_up);
+	KUNIT_EXPECT_EQ(test, p->crf.close_reason,
+			CREM_CLOSE_RESOURCES_EXHAUSTED);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_MEMORY_REFUSED), 1);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_CLOSES_SENT), 1);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_UNPROTECTED);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_CLOSES_RECEIVED), 1);
+	KUNIT_EXPECT_EQ(test, p->crf_mem_now, 0);
+
+	/* Later traffic: no repair, no HELLO, and nothing lost for good. */
+	repairs = crem_pair_count(p, CREM_PAIR_FWD, CREM_MSG_REPAIR);
+	crem_pair_send(p, 64, 10 * US);
+	crem_pair_run(p, p->sim.now_ns + 200 * MS);
+	KUNIT_EXPECT_EQ(test, crem_pair_count(p, CREM_PAIR_FWD,
+					      CREM_MSG_REPAIR), repairs);
+	KUNIT_EXPECT_EQ(test, crem_pair_count(p, CREM_PAIR_FWD,
+					      CREM_MSG_HELLO), hellos);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_SOURCES_UNPROTECTED), 63);
+	KUNIT_EXPECT_EQ(test, p->restored, 0);
+	KUNIT_EXPECT_EQ(test, p->delivered, p->sources);
+	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
+	end_pair(test, p);
+}
+
+/*
  * The receiver's window takes symbol memory only as sources land in it,
  * and gives it all back once the flow has been quiet: a new flow costs no
  * symbols (creating it is cheap enough for the receive path), and a flow
@@ -1740,14 +1787,17 @@ static void close_and_idle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->mem_now, 0);
 	end_pair(test, p);
 
-	/* The CRF closes (resources exhausted): the CSF stops. */
+	/*
+	 * The CRF closes (resources exhausted): the CSF stops protecting
+	 * and stays, unprotected, rather than negotiate again at once.
+	 */
 	p = new_pair(test, &par);
 	crem_pair_send(p, 100, 50 * US);
 	crem_pair_run(p, p->sim.now_ns + 30 * MS);
 	crem_crf_close(&p->crf, CREM_CLOSE_RESOURCES_EXHAUSTED);
 	p->crf_up = false;
 	crem_pair_run(p, p->sim.now_ns + 10 * MS);
-	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_CLOSED);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_UNPROTECTED);
 	KUNIT_EXPECT_EQ(test, p->csf.close_reason,
 			CREM_CLOSE_RESOURCES_EXHAUSTED);
 	KUNIT_EXPECT_EQ(test, p->mem_now, 0);
@@ -1876,6 +1926,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(window_chunks_fit_allocations),
 	KUNIT_CASE(window_follows_traffic),
 	KUNIT_CASE(idle_receiver_costs_little),
+	KUNIT_CASE(receiver_without_room_closes),
 	KUNIT_CASE(hello_ack_after_publication),
 	KUNIT_CASE(decode_outside_serialisation),
 	KUNIT_CASE(decode_within_budget),

@@ -273,6 +273,9 @@ static void data_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 				  data + (r.af == 4 ? 20 : 40) + 8,
 				  len - (r.af == 4 ? 20 : 40) - 8, h);
 	p->in_packet_call = false;
+	/* As the kernel's hook: a flow the source ended goes. */
+	if (p->crf.state == CREM_CRF_CLOSED)
+		p->crf_up = false;
 	if (crem_crf_decode_pending(&p->crf))
 		crem_sim_at(&p->sim, p->sim.now_ns, decode_event, p, NULL, 0);
 	if (verdict == CREM_CRF_HOLD)
@@ -599,6 +602,9 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 	void *mem;
 
 	if (p->par.fail_alloc_nth && ++p->alloc_calls == p->par.fail_alloc_nth)
+		return NULL;
+	if (owner == &p->crf && p->par.crf_mem_limit &&
+	    p->crf_mem_now + size > p->par.crf_mem_limit)
 		return NULL;
 	mem = malloc(size);
 	if (mem) {

@@ -48,6 +48,8 @@ struct crem_pair_params {
 	u64 csf_timer_late_ns;	/* the same for the CSF's */
 	/* The n-th allocation of either engine fails (0: none does). */
 	u64 fail_alloc_nth;
+	/* The CRF's allocations fail past this many octets (0: never). */
+	u64 crf_mem_limit;
 };
 
 /* Defaults: 5 ms each way, no loss, k=4 m=2 fixed, a mix of traffic. */
