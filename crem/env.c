@@ -305,6 +305,17 @@ static void *refit(struct crem_flow *flow, void *mem, size_t size)
 	return fitted;
 }
 
+bool crem_env_flow_could_take(struct crem_flow *flow, size_t bytes)
+{
+	u64 net_limit, flow_limit;
+
+	mem_limits(flow->cn, &net_limit, &flow_limit);
+	if (flow->mem + bytes <= flow_limit)
+		return true;
+	crem_net_stat_inc(flow->cn, CREM_STAT_FLOW_MEM_LIMIT);
+	return false;
+}
+
 static void *env_alloc(void *ctx, void *owner, size_t size)
 {
 	struct crem_flow *flow = env_flow(ctx);

@@ -48,6 +48,12 @@ void crem_scratch_put(struct crem_fec_work *work);
 /* Free the flow's spare buffers (it ends).  Under the flow's lock. */
 void crem_env_free_spares(struct crem_flow *flow);
 
+/*
+ * Could @flow ever take @bytes more within its per-flow memory limit?
+ * Counts flow_mem_limit when not.  Any context.
+ */
+bool crem_env_flow_could_take(struct crem_flow *flow, size_t bytes);
+
 struct crem_net;
 
 /*

@@ -594,6 +594,18 @@ int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
 	spin_lock_bh(&flow->lock);
 	err = crem_crf_start(&flow->crf, &flow->env, flow, &cfg->eng, hello,
 			     crf_id_in_use, cn);
+	/*
+	 * A window that could never fit the per-flow limit is refused with
+	 * the HELLO, which then goes unanswered: a flow accepted here would
+	 * only be closed by its first packet (engine.rst, memory before
+	 * traffic), and that CLOSE may reach a sender still taking in the
+	 * HELLO_ACK, which would then negotiate again and again.
+	 */
+	if (!err && !crem_env_flow_could_take(flow,
+					      crem_crf_traffic_bytes(&flow->crf))) {
+		crem_crf_destroy(&flow->crf);
+		err = -ENOMEM;
+	}
 	if (!err)
 		flow->flow_id = flow->crf.flow_id;
 	flow->engine_up = !err;

@@ -178,6 +178,15 @@ bool crem_crf_reserved(const struct crem_crf *crf)
 	return crf->pos;
 }
 
+size_t crem_crf_traffic_bytes(const struct crem_crf *crf)
+{
+	return crf->nchunks * sizeof(*crf->chunk) +
+	       crf->cfg.max_open_blocks * (sizeof(*crf->slots) +
+					   sizeof(*crf->pins)) +
+	       (crf->cfg.max_held + 1) * sizeof(*crf->held) + crf->pkt_size +
+	       crf->window * sizeof(*crf->pos);
+}
+
 /* The position's state if the window still describes @psn. */
 static u8 pos_state(struct crem_crf *crf, u32 psn)
 {

@@ -356,6 +356,16 @@ bool crem_crf_confirms(const struct crem_msg *msg);
 bool crem_crf_reserved(const struct crem_crf *crf);
 
 /*
+ * crem_crf_traffic_bytes() - what the traffic state will take
+ * @crf: a flow crem_crf_start() made
+ *
+ * The octets that the first source or REPAIR asks of the environment, as
+ * it asks them, before any allocator's rounding: an owner whose limit
+ * this exceeds could never protect the flow, and refuses its HELLO.
+ */
+size_t crem_crf_traffic_bytes(const struct crem_crf *crf);
+
+/*
  * Could crem_crf_source() hold a packet at @psn now?  The owner needs a
  * handle for it only then.  False means it will not.
  */

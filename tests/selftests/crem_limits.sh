@@ -15,9 +15,9 @@
 #    receiver flow;
 #  - mem-limit 32 KiB at B: B counts mem_limit, and the memory it charges,
 #    sampled during the transfer, never exceeds the limit;
-#  - flow-mem-limit 4 KiB at A: A cannot take a receiver flow's window,
-#    counts flow_mem_limit and holds no flow; B's flow, closed by A for
-#    want of memory (CLOSE reason 3), stays unprotected;
+#  - flow-mem-limit 4 KiB at A: A could never take a receiver flow's
+#    window, so it refuses the HELLO, counts flow_mem_limit and holds no
+#    flow; B's flow, never answered, stays unprotected;
 #  - max-open-blocks 1 at A, 5 % loss and m = 1 at B: A gives up open
 #    blocks (blocks_dropped).
 . ./guest.sh
@@ -214,14 +214,16 @@ if [ "$CREM_ROLE" = a ]; then
 		ktap_ok "flow-mem-limit: no receiver flow, flow_mem_limit $before -> $after"
 	else
 		ktap_fail "flow-mem-limit: $n receiver flows, flow_mem_limit $before -> $after"
+		crem_flow_diag
 	fi
 else
 	limited "flow-mem-limit 4 KiB at A"
 	states=$("$CREMCTL" -j flows | jq -r '[.[] | select(.role == "sender") | .state] | join(",")')
 	if [ "$states" = unprotected ]; then
-		ktap_ok "flow-mem-limit at A: B's flow, refused its memory, is unprotected"
+		ktap_ok "flow-mem-limit at A: B's flow, never answered, is unprotected"
 	else
 		ktap_fail "flow-mem-limit at A: B's sender flows are '$states'"
+		crem_flow_diag
 	fi
 fi
 
