@@ -33,6 +33,7 @@ void crem_cfg_default(struct crem_cfg *cfg)
 	cfg->mem_limit = default_mem_limit();
 	/* A quarter for one flow: 64 MiB at most. */
 	cfg->flow_mem_limit = cfg->mem_limit / 4;
+	cfg->hello_rate = 250;
 	cfg->rdma_mtu = 1024;
 	crem_engine_config_default(&cfg->eng);
 	/* A 1024-byte RDMA MTU: T of 1090 fits a 1500-byte path MTU. */

@@ -29,6 +29,9 @@ struct crem_prefix {
 	u8 peer[16];
 };
 
+/* hello_rate: at most, so that a peer's four times fits a u32 and 1 us. */
+#define CREM_HELLO_RATE_MAX 250000
+
 struct crem_cfg {
 	struct rcu_head rcu;
 	u16 port;		/* 0: off; there is no default port */
@@ -37,6 +40,12 @@ struct crem_cfg {
 	u32 max_flows;
 	u64 mem_limit;
 	u64 flow_mem_limit;
+	/*
+	 * New receiver flows a second, and at once, that one stranger's
+	 * address may start; a configured peer's four times as many
+	 * (security.rst, HELLO floods).
+	 */
+	u32 hello_rate;
 	u16 rdma_mtu;		/* for READ spans: the RoCE path MTU */
 	struct crem_engine_config eng;
 	unsigned int nprefixes, nreporters;

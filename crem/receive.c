@@ -91,16 +91,6 @@ static const struct crem_crf *crf_of(const struct crem_flow *flow)
 	return flow ? &flow->crf : NULL;
 }
 
-/*
- * New receiver flows per source address: a configured peer may start
- * hundreds of QPs at once; a stranger a few a second after a burst.
- */
-static const struct crem_rate hello_rate_peer = {
-	.interval_ns = NSEC_PER_MSEC, .burst = 1024,
-};
-static const struct crem_rate hello_rate_stranger = {
-	.interval_ns = 4 * NSEC_PER_MSEC, .burst = 256,
-};
 
 /*
  * CLOSE for unknown Flow IDs: a sender needs one to negotiate again, so
@@ -114,17 +104,25 @@ static const struct crem_rate close_rate_all = {
 	.interval_ns = NSEC_PER_MSEC, .burst = 64,
 };
 
-/* May a HELLO from @cb's address make a flow now? */
+/*
+ * May a HELLO from @cb's address make a flow now?  A stranger's address
+ * may start hello-rate flows at once and then hello-rate a second (250 by
+ * default); a configured peer, which may open hundreds of QPs at once,
+ * four times that.
+ */
 static bool hello_admitted(struct crem_net *cn, const struct crem_cfg *cfg,
 			   const struct crem_msg_cb *cb)
 {
-	const struct crem_rate *rate =
-		crem_cfg_known_peer(cfg, cb->af, cb->addr) ?
-		&hello_rate_peer : &hello_rate_stranger;
+	u32 n = cfg->hello_rate;
+	struct crem_rate rate;
 	bool ok;
 
+	if (crem_cfg_known_peer(cfg, cb->af, cb->addr))
+		n *= 4;
+	rate.interval_ns = div_u64(NSEC_PER_SEC, n);
+	rate.burst = n;
 	spin_lock_bh(&cn->admit_lock);
-	ok = crem_admit(&cn->hello_admit, rate, cb->af, cb->addr,
+	ok = crem_admit(&cn->hello_admit, &rate, cb->af, cb->addr,
 			ktime_get_ns());
 	spin_unlock_bh(&cn->admit_lock);
 	if (!ok)

@@ -51,7 +51,8 @@ static int put_config(struct sk_buff *msg, const struct crem_cfg *c)
 	    nla_put_u64_64bit(msg, CREM_A_MEM_LIMIT, c->mem_limit,
 			      CREM_A_PAD) ||
 	    nla_put_u64_64bit(msg, CREM_A_FLOW_MEM_LIMIT, c->flow_mem_limit,
-			      CREM_A_PAD))
+			      CREM_A_PAD) ||
+	    nla_put_u32(msg, CREM_A_HELLO_RATE, c->hello_rate))
 		return -EMSGSIZE;
 	for (i = 0; i < c->nprefixes; i++)
 		if (put_prefix(msg, CREM_A_PREFIX, &c->prefix[i]))
@@ -103,13 +104,19 @@ static int check_limits(struct crem_net *cn, const struct crem_cfg *c,
 			       "mem-limit is at most half the memory, flow-mem-limit at most mem-limit");
 		return -ERANGE;
 	}
+	if (!c->hello_rate || c->hello_rate > CREM_HELLO_RATE_MAX) {
+		NL_SET_ERR_MSG(info->extack,
+			       "hello-rate is 1 to 250000 new flows a second");
+		return -ERANGE;
+	}
 	if (net_eq(cn->net, &init_net))
 		return 0;
 	rcu_read_lock();
 	top = rcu_dereference(crem_net(&init_net)->cfg);
 	if (c->mem_limit > top->mem_limit ||
 	    c->flow_mem_limit > top->flow_mem_limit ||
-	    c->max_flows > top->max_flows) {
+	    c->max_flows > top->max_flows ||
+	    c->hello_rate > top->hello_rate) {
 		NL_SET_ERR_MSG(info->extack,
 			       "limits above the initial namespace's are not allowed");
 		ret = -EPERM;
@@ -198,6 +205,8 @@ int crem_nl_set_config_doit(struct sk_buff *skb, struct genl_info *info)
 		c->mem_limit = nla_get_u64(a[CREM_A_MEM_LIMIT]);
 	if (a[CREM_A_FLOW_MEM_LIMIT])
 		c->flow_mem_limit = nla_get_u64(a[CREM_A_FLOW_MEM_LIMIT]);
+	if (a[CREM_A_HELLO_RATE])
+		c->hello_rate = nla_get_u32(a[CREM_A_HELLO_RATE]);
 	/* k can only go up to what we announce. */
 	if (c->eng.k > c->eng.limits.max_k)
 		c->eng.limits.max_k = c->eng.k;

@@ -27,7 +27,7 @@ struct prefix {
 struct config {
 	uint16_t port;
 	uint8_t role, enabled, k, m, adaptive, m_cong;
-	uint32_t epsilon_ppm, hold_us, reorder_us, max_flows;
+	uint32_t epsilon_ppm, hold_us, reorder_us, max_flows, hello_rate;
 	uint16_t max_open_blocks;
 	uint64_t mem_limit, flow_mem_limit;
 	unsigned int nprefixes, nreporters;
@@ -109,6 +109,9 @@ static int config_attr_cb(const struct nlattr *attr, void *data)
 		break;
 	case CREM_A_FLOW_MEM_LIMIT:
 		c->flow_mem_limit = mnl_attr_get_u64(attr);
+		break;
+	case CREM_A_HELLO_RATE:
+		c->hello_rate = mnl_attr_get_u32(attr);
 		break;
 	case CREM_A_PREFIX:
 		if (c->nprefixes < MAX_PREFIXES)
@@ -205,6 +208,8 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 		       c->max_flows, c->max_open_blocks,
 		       (unsigned long long)c->mem_limit,
 		       (unsigned long long)c->flow_mem_limit);
+		printf("new flows: %u a second from an address, %u from a peer\n",
+		       c->hello_rate, 4 * c->hello_rate);
 		printf("protected:%s\n", c->nprefixes ? "" : " none");
 		for (i = 0; i < c->nprefixes; i++)
 			print_prefix(&c->prefix[i], false, NULL);
@@ -230,6 +235,7 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 	json_u64(&j, "max_open_blocks", c->max_open_blocks);
 	json_u64(&j, "mem_limit", c->mem_limit);
 	json_u64(&j, "flow_mem_limit", c->flow_mem_limit);
+	json_u64(&j, "hello_rate", c->hello_rate);
 	json_array_begin(&j, "protected");
 	for (i = 0; i < c->nprefixes; i++)
 		print_prefix(&c->prefix[i], true, &j);
@@ -297,6 +303,7 @@ static const struct {
 	{ "max-open-blocks", CREM_A_MAX_OPEN_BLOCKS, 2, 65535 },
 	{ "mem-limit", CREM_A_MEM_LIMIT, 8, ~0ull },
 	{ "flow-mem-limit", CREM_A_FLOW_MEM_LIMIT, 8, ~0ull },
+	{ "hello-rate", CREM_A_HELLO_RATE, 4, 250000 },
 };
 
 static int build_set(struct nlmsghdr *nlh, void *arg)
@@ -371,7 +378,8 @@ int cmd_set(const struct options *opt, int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s set SETTING VALUE [SETTING VALUE]...\n"
 			"settings: port role enabled k m adaptive m-cong epsilon-ppm hold-us\n"
-			"          reorder-us max-flows max-open-blocks mem-limit flow-mem-limit\n",
+			"          reorder-us max-flows max-open-blocks mem-limit flow-mem-limit\n"
+			"          hello-rate\n",
 			prog);
 		return 2;
 	}

@@ -82,6 +82,12 @@ enum {
 	CREM_A_CLOSE_ROLE,
 	/* pad: Alignment of 64-bit values. */
 	CREM_A_PAD,
+	/*
+	 * u32: New receiver flows a second that one address outside the
+	 * configured peers may start, and at once; a configured peer four
+	 * times as many.
+	 */
+	CREM_A_HELLO_RATE,
 
 	__CREM_A_LAST,
 	CREM_A_MAX = (__CREM_A_LAST - 1)
