@@ -153,6 +153,15 @@ rxe_ipv6_gid_index() {
 	rxe_gid_index "$want"
 }
 
+# perftest_why: what a failed perftest said.  Its errors go to stderr
+# unbuffered, ahead of the header that stdout flushes at exit, so they
+# are picked out as well as the last lines.
+perftest_why() {
+	grep -i -E "err|fail|unable|couldn|cannot|invalid" /tmp/perftest.out |
+		head -n 8 | sed 's/^/# error: /'
+	sed 's/^/# /' /tmp/perftest.out | tail -n 8
+}
+
 # perftest_bw TOOL OUT [ARGS...]: run a perftest benchmark between the
 # guests, A serving and B connecting; B's average bandwidth in MB/s goes to
 # OUT (B only).  Returns the tool's status.  CREM_GID picks the local GID
@@ -167,7 +176,7 @@ perftest_bw() {
 		timeout 300 "$tool" -d rxe0 -x "$gid" -F "$@" > /tmp/perftest.out 2>&1
 		rc=$?
 		if [ "$rc" != 0 ]; then
-			sed 's/^/# /' /tmp/perftest.out | tail -n 8
+			perftest_why
 			echo "# $tool (server) exited with status $rc"
 		fi
 		return "$rc"
@@ -180,7 +189,7 @@ perftest_bw() {
 		[ "$rc" = 0 ] && break
 		grep -q "Couldn't connect" /tmp/perftest.out &&
 			[ "$(date +%s)" -lt "$deadline" ] || {
-			sed 's/^/# /' /tmp/perftest.out | tail -n 8
+			perftest_why
 			echo "# $tool exited with status $rc"
 			return "$rc"
 		}
@@ -205,7 +214,7 @@ crem_flow_diag() {
 	"$CREMCTL" -j flows | jq -c '.[] | {role, state, qp, id, m}' 2>/dev/null |
 		sed 's/^/# flow /'
 	"$CREMCTL" -j stats | jq -r 'to_entries[] |
-		select(.value > 0 and (.key | test("^(flows|hello|msgs|flow_hello|flow_msgs|flow_sources_unprotected)|limit"))) |
+		select(.value > 0 and (.key | test("^(flows|hello|msgs|closes|flow_hello|flow_msgs|flow_closes|flow_memory|flow_sources_unprotected)|limit"))) |
 		"\(.key) \(.value)"' 2>/dev/null | tr '\n' ' ' | sed 's/^/# /; s/$/\n/'
 }
 
