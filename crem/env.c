@@ -305,12 +305,14 @@ static void *refit(struct crem_flow *flow, void *mem, size_t size)
 	return fitted;
 }
 
-bool crem_env_flow_could_take(struct crem_flow *flow, size_t bytes)
+bool crem_env_crf_could_fit(struct crem_flow *flow)
 {
 	u64 net_limit, flow_limit;
 
+	lockdep_assert_held(&flow->lock);
 	mem_limits(flow->cn, &net_limit, &flow_limit);
-	if (flow->mem + bytes <= flow_limit)
+	if (flow->mem + crem_crf_traffic_bytes(&flow->crf, charge_of) <=
+	    flow_limit)
 		return true;
 	crem_net_stat_inc(flow->cn, CREM_STAT_FLOW_MEM_LIMIT);
 	return false;

@@ -49,10 +49,11 @@ void crem_scratch_put(struct crem_fec_work *work);
 void crem_env_free_spares(struct crem_flow *flow);
 
 /*
- * Could @flow ever take @bytes more within its per-flow memory limit?
- * Counts flow_mem_limit when not.  Any context.
+ * Could receiver @flow, just started, ever take its traffic state within
+ * its per-flow memory limit (crem_crf_traffic_bytes(), as this allocator
+ * charges)?  Counts flow_mem_limit when not.  Under the flow's lock.
  */
-bool crem_env_flow_could_take(struct crem_flow *flow, size_t bytes);
+bool crem_env_crf_could_fit(struct crem_flow *flow);
 
 struct crem_net;
 

@@ -595,14 +595,12 @@ int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
 	err = crem_crf_start(&flow->crf, &flow->env, flow, &cfg->eng, hello,
 			     crf_id_in_use, cn);
 	/*
-	 * A window that could never fit the per-flow limit is refused with
-	 * the HELLO, which then goes unanswered: a flow accepted here would
-	 * only be closed by its first packet (engine.rst, memory before
-	 * traffic), and that CLOSE may reach a sender still taking in the
-	 * HELLO_ACK, which would then negotiate again and again.
+	 * A traffic state that could never fit the per-flow limit is
+	 * refused with the HELLO, which then goes unanswered: accepted, the
+	 * flow would only be closed (reason 3) by its first PARAM_UPDATE
+	 * (engine.rst, memory before traffic), a round trip later.
 	 */
-	if (!err && !crem_env_flow_could_take(flow,
-					      crem_crf_traffic_bytes(&flow->crf))) {
+	if (!err && !crem_env_crf_could_fit(flow)) {
 		crem_crf_destroy(&flow->crf);
 		err = -ENOMEM;
 	}

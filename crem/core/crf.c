@@ -158,12 +158,17 @@ static int reserve(struct crem_crf *crf)
 }
 
 /*
- * The traffic state, or the flow's end.  A receiver that cannot take it
- * can protect nothing, and a sender told nothing would go on sending
- * repairs that nobody uses, at the data's own rate: so it is told, with
- * CLOSE reason 3 (resources exhausted), and goes unprotected
- * (crem_csf_receive()).  One message per flow, and the flow ends here:
- * nothing to amplify.  Return: true if the flow can go on.
+ * The traffic state, or the flow's end, for a REPAIR, or a PARAM_UPDATE
+ * after a source found no state to be had: a receiver that cannot take
+ * it can protect nothing, and a sender told
+ * nothing would go on sending repairs that nobody uses, at the data's
+ * own rate.  So it is told, with CLOSE reason 3 (resources exhausted),
+ * and stops protecting (crem_csf_receive()).  Only a message that names
+ * the Flow ID is answered so: its sender has taken in the HELLO_ACK and
+ * finds its flow by that ID, which a CLOSE sent at the first source,
+ * right behind the HELLO_ACK, may not (a source that finds no state just
+ * passes).  One CLOSE per flow, and the flow ends here: nothing to
+ * amplify.  Return: true if the flow can go on.
  */
 static bool reserve_or_close(struct crem_crf *crf)
 {
@@ -178,13 +183,17 @@ bool crem_crf_reserved(const struct crem_crf *crf)
 	return crf->pos;
 }
 
-size_t crem_crf_traffic_bytes(const struct crem_crf *crf)
+size_t crem_crf_traffic_bytes(const struct crem_crf *crf,
+			      size_t (*charge)(size_t size))
 {
-	return crf->nchunks * sizeof(*crf->chunk) +
-	       crf->cfg.max_open_blocks * (sizeof(*crf->slots) +
-					   sizeof(*crf->pins)) +
-	       (crf->cfg.max_held + 1) * sizeof(*crf->held) + crf->pkt_size +
-	       crf->window * sizeof(*crf->pos);
+	/* As reserve() asks them, and one chunk of symbols to use them. */
+	return charge(crf->nchunks * sizeof(*crf->chunk)) +
+	       charge(crf->cfg.max_open_blocks * sizeof(*crf->slots)) +
+	       charge(crf->cfg.max_open_blocks * sizeof(*crf->pins)) +
+	       charge((crf->cfg.max_held + 1) * sizeof(*crf->held)) +
+	       charge(crf->pkt_size) +
+	       charge(crf->window * sizeof(*crf->pos)) +
+	       charge(crf->chunk_size);
 }
 
 /* The position's state if the window still describes @psn. */
@@ -1344,9 +1353,13 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	u8 *sym;
 	u32 span;
 
-	if (crf->state != CREM_CRF_ACTIVE || !crem_roce_is_source(pkt) ||
-	    !reserve_or_close(crf))
+	if (crf->state != CREM_CRF_ACTIVE || !crem_roce_is_source(pkt))
 		return CREM_CRF_PASS;
+	if (reserve(crf)) {
+		/* Told at the next PARAM_UPDATE or REPAIR: reserve_or_close(). */
+		crf->reserve_failed = true;
+		return CREM_CRF_PASS;
+	}
 	report_wake(crf, t);
 	crf->last_activity_ns = t;
 	if (crf->last_source_ns) {
@@ -1737,6 +1750,9 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 					 now(crf) - crf->hello_ack_ns);
 			crf->hello_ack_ns = 0;
 		}
+		/* The state a source could not have: tell the sender now. */
+		if (crf->reserve_failed && !reserve_or_close(crf))
+			return 0;
 		newest = crf->param.newest;
 		crem_crf_param_update(&crf->param, &crf->sub.env, crf, msg,
 				      &crf->limits);

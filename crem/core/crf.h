@@ -143,7 +143,8 @@ struct crem_crf {
 	u32 id_psn;			/* PSN whose IPv4 ID is tmpl.id_hint */
 
 	/* window of PSN positions */
-	struct crem_crf_pos *pos;
+	struct crem_crf_pos *pos;	/* NULL: no traffic state yet */
+	bool reserve_failed;		/* a source found none to be had */
 	u8 **chunk;			/* symbols, chunk_syms each, or NULL */
 	u32 nchunks;
 	u32 nchunks_live;
@@ -358,12 +359,15 @@ bool crem_crf_reserved(const struct crem_crf *crf);
 /*
  * crem_crf_traffic_bytes() - what the traffic state will take
  * @crf: a flow crem_crf_start() made
+ * @charge: what the owner's allocator takes for an allocation of a size
  *
- * The octets that the first source or REPAIR asks of the environment, as
- * it asks them, before any allocator's rounding: an owner whose limit
- * this exceeds could never protect the flow, and refuses its HELLO.
+ * The traffic state that the first source, PARAM_UPDATE or REPAIR asks
+ * of the environment, and one chunk of the window's symbols, each
+ * allocation as @charge counts it: an owner whose limit this exceeds
+ * could never protect the flow, and refuses its HELLO.
  */
-size_t crem_crf_traffic_bytes(const struct crem_crf *crf);
+size_t crem_crf_traffic_bytes(const struct crem_crf *crf,
+			      size_t (*charge)(size_t size));
 
 /*
  * Could crem_crf_source() hold a packet at @psn now?  The owner needs a
@@ -389,7 +393,12 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 				      const u8 *udp_payload, size_t len,
 				      void *handle);
 
-/* A CREM message for the flow, from the bound peer.  Return: 0 or -errno. */
+/*
+ * A CREM message for the flow, from the bound peer.  The flow may be
+ * CLOSED on return: a CLOSE, or a PARAM_UPDATE or REPAIR for which the
+ * traffic state could not be had (CLOSE reason 3 sent).
+ * Return: 0 or -errno.
+ */
 int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce);
 
 /* The flow's deadline passed. */

@@ -430,6 +430,10 @@ static void arm_flow(struct crem_csf *csf)
 			d = min_u64(d, now(csf));
 		d = min_u64(d, csf->last_activity_ns + csf->cfg.idle_ns);
 		break;
+	case CREM_CSF_UNPROTECTED:
+		if (csf->refused_until_ns)
+			d = csf->refused_until_ns;
+		break;
 	default:
 		break;
 	}
@@ -1079,14 +1083,17 @@ int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce)
 		csf->stats.v[CREM_FS_CLOSES_RECEIVED]++;
 		csf->close_reason = msg->close.reason;
 		crem_csf_destroy(csf);
+		csf->state = CREM_CSF_CLOSED;
 		/*
-		 * A receiver out of memory would refuse a new flow too
-		 * (crf.c, reserve_or_close()): the flow stays, unprotected,
-		 * as one whose HELLO went unanswered, rather than end and
-		 * negotiate again with the next source.
+		 * A receiver out of memory (crf.c, reserve_or_close()) would
+		 * refuse a new flow at once too: the flow stays, unprotected,
+		 * for idle_ns before it ends and the next source negotiates
+		 * again, one HELLO exchange per idle_ns at most.
 		 */
-		csf->state = msg->close.reason == CREM_CLOSE_RESOURCES_EXHAUSTED ?
-			     CREM_CSF_UNPROTECTED : CREM_CSF_CLOSED;
+		if (msg->close.reason == CREM_CLOSE_RESOURCES_EXHAUSTED) {
+			csf->state = CREM_CSF_UNPROTECTED;
+			csf->refused_until_ns = now(csf) + csf->cfg.idle_ns;
+		}
 		break;
 	default:
 		err = -EPROTO;
@@ -1125,6 +1132,13 @@ void crem_csf_timeout(struct crem_csf *csf)
 		if (why != CSF_CLOSE_NOT_DUE)
 			close_block(csf, newest(csf), why);
 		send_all_due(csf);
+		break;
+	case CREM_CSF_UNPROTECTED:
+		/* The receiver had no memory for it: try again now. */
+		if (csf->refused_until_ns && t >= csf->refused_until_ns) {
+			csf->state = CREM_CSF_CLOSED;
+			return;
+		}
 		break;
 	default:
 		break;
@@ -1166,4 +1180,6 @@ void crem_csf_destroy(struct crem_csf *csf)
 	csf->open = false;
 	if (csf->env)
 		csf->env->ops->arm(csf->env->ctx, csf->owner, CREM_NO_DEADLINE);
+	/* So that a later deadline (UNPROTECTED's) is armed again. */
+	csf->armed_ns = CREM_NO_DEADLINE;
 }

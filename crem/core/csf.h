@@ -6,10 +6,10 @@
  * States:
  *
  *   NEGOTIATING --HELLO_ACK--> ACTIVE --CLOSE sent or received--> CLOSED
- *        |                        |
- *        |                        +--CLOSE reason 3 received--+
- *        |                                                    v
- *        +--eight HELLOs unanswered-------------------> UNPROTECTED
+ *        |                        |                                 ^
+ *        |                        +--CLOSE reason 3--> UNPROTECTED -+
+ *        |                                          for idle_ns
+ *        +--eight HELLOs unanswered--> UNPROTECTED
  *
  * In every state the flow's packets pass untouched; the CSF only reads
  * them.  While ACTIVE it groups them into blocks (csf_block.h), sends m
@@ -94,6 +94,8 @@ struct crem_csf {
 	u64 gap_ns;			/* EWMA of source inter-arrival */
 	u64 last_source_ns;
 	u64 last_activity_ns;
+	/* After CLOSE reason 3: unprotected until then, then CLOSED. */
+	u64 refused_until_ns;
 	/* REPAIRs sent, for the repair loss in LOSS_REPORTs */
 	u64 rep_sent, rep_reported;
 	struct crem_csf_sample {
