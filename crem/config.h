@@ -29,7 +29,10 @@ struct crem_prefix {
 	u8 peer[16];
 };
 
-/* hello_rate: at most, so that a peer's four times fits a u32 and 1 us. */
+/*
+ * The largest hello_rate: a configured peer's four times as many are then
+ * a million a second, one per microsecond.
+ */
 #define CREM_HELLO_RATE_MAX 250000
 
 struct crem_cfg {
@@ -43,7 +46,8 @@ struct crem_cfg {
 	/*
 	 * New receiver flows a second, and at once, that one stranger's
 	 * address may start; a configured peer's four times as many
-	 * (security.rst, HELLO floods).
+	 * (security.rst, HELLO floods).  In a namespace other than the
+	 * initial one, the initial one's applies if smaller.
 	 */
 	u32 hello_rate;
 	u16 rdma_mtu;		/* for READ spans: the RoCE path MTU */

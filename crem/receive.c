@@ -91,7 +91,6 @@ static const struct crem_crf *crf_of(const struct crem_flow *flow)
 	return flow ? &flow->crf : NULL;
 }
 
-
 /*
  * CLOSE for unknown Flow IDs: a sender needs one to negotiate again, so
  * each address gets a few a second, and all together a thousand.  Each
@@ -108,7 +107,8 @@ static const struct crem_rate close_rate_all = {
  * May a HELLO from @cb's address make a flow now?  A stranger's address
  * may start hello-rate flows at once and then hello-rate a second (250 by
  * default); a configured peer, which may open hundreds of QPs at once,
- * four times that.
+ * four times that.  A namespace other than the initial one never above
+ * the initial one's rate.  In the socket's receive path, under RCU.
  */
 static bool hello_admitted(struct crem_net *cn, const struct crem_cfg *cfg,
 			   const struct crem_msg_cb *cb)
@@ -117,9 +117,11 @@ static bool hello_admitted(struct crem_net *cn, const struct crem_cfg *cfg,
 	struct crem_rate rate;
 	bool ok;
 
+	if (!net_eq(cn->net, &init_net))
+		n = min(n, rcu_dereference(crem_net(&init_net)->cfg)->hello_rate);
 	if (crem_cfg_known_peer(cfg, cb->af, cb->addr))
 		n *= 4;
-	rate.interval_ns = div_u64(NSEC_PER_SEC, n);
+	rate.interval_ns = NSEC_PER_SEC / n;
 	rate.burst = n;
 	spin_lock_bh(&cn->admit_lock);
 	ok = crem_admit(&cn->hello_admit, &rate, cb->af, cb->addr,

@@ -8,6 +8,7 @@
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <net/genetlink.h>
 
 #include <linux/crem_netlink.h>
@@ -105,8 +106,9 @@ static int check_limits(struct crem_net *cn, const struct crem_cfg *c,
 		return -ERANGE;
 	}
 	if (!c->hello_rate || c->hello_rate > CREM_HELLO_RATE_MAX) {
-		NL_SET_ERR_MSG(info->extack,
-			       "hello-rate is 1 to 250000 new flows a second");
+		NL_SET_ERR_MSG(info->extack, "hello-rate is 1 to "
+			       __stringify(CREM_HELLO_RATE_MAX)
+			       " new flows a second");
 		return -ERANGE;
 	}
 	if (net_eq(cn->net, &init_net))
@@ -115,8 +117,7 @@ static int check_limits(struct crem_net *cn, const struct crem_cfg *c,
 	top = rcu_dereference(crem_net(&init_net)->cfg);
 	if (c->mem_limit > top->mem_limit ||
 	    c->flow_mem_limit > top->flow_mem_limit ||
-	    c->max_flows > top->max_flows ||
-	    c->hello_rate > top->hello_rate) {
+	    c->max_flows > top->max_flows) {
 		NL_SET_ERR_MSG(info->extack,
 			       "limits above the initial namespace's are not allowed");
 		ret = -EPERM;

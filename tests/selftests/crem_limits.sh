@@ -207,13 +207,16 @@ fi
 # --- flow-mem-limit 4 KiB at the receiver.
 if [ "$CREM_ROLE" = a ]; then
 	before=$(crem_counter flow_mem_limit)
+	refused=$(crem_counter hello_refused)
 	limited "flow-mem-limit 4 KiB at A" flow-mem-limit 4096
 	after=$(crem_counter flow_mem_limit)
+	refused_after=$(crem_counter hello_refused)
 	n=$(flows_of receiver)
-	if [ "$after" -gt "$before" ] && [ "$n" = 0 ]; then
-		ktap_ok "flow-mem-limit: no receiver flow, flow_mem_limit $before -> $after"
+	if [ "$after" -gt "$before" ] && [ "$refused_after" -gt "$refused" ] &&
+	   [ "$n" = 0 ]; then
+		ktap_ok "flow-mem-limit: no receiver flow, flow_mem_limit $before -> $after, hello_refused $refused -> $refused_after"
 	else
-		ktap_fail "flow-mem-limit: $n receiver flows, flow_mem_limit $before -> $after"
+		ktap_fail "flow-mem-limit: $n receiver flows, flow_mem_limit $before -> $after, hello_refused $refused -> $refused_after"
 		crem_flow_diag
 	fi
 else

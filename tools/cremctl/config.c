@@ -289,21 +289,22 @@ static const struct {
 	int type;		/* CREM_A_* */
 	int width;		/* bytes; 0: on/off */
 	unsigned long long max;
+	unsigned long long min;
 } settings[] = {
-	{ "port", CREM_A_PORT, 2, 65535 },
-	{ "enabled", CREM_A_ENABLED, 0, 1 },
-	{ "k", CREM_A_K, 1, 255 },
-	{ "m", CREM_A_M, 1, 255 },
-	{ "adaptive", CREM_A_ADAPTIVE, 0, 1 },
-	{ "m-cong", CREM_A_M_CONG, 1, 255 },
-	{ "epsilon-ppm", CREM_A_EPSILON_PPM, 4, 999999 },
-	{ "hold-us", CREM_A_HOLD_US, 4, 10000000 },
-	{ "reorder-us", CREM_A_REORDER_US, 4, 10000000 },
-	{ "max-flows", CREM_A_MAX_FLOWS, 4, 1000000 },
-	{ "max-open-blocks", CREM_A_MAX_OPEN_BLOCKS, 2, 65535 },
-	{ "mem-limit", CREM_A_MEM_LIMIT, 8, ~0ull },
-	{ "flow-mem-limit", CREM_A_FLOW_MEM_LIMIT, 8, ~0ull },
-	{ "hello-rate", CREM_A_HELLO_RATE, 4, 250000 },
+	{ "port", CREM_A_PORT, 2, 65535, 0 },
+	{ "enabled", CREM_A_ENABLED, 0, 1, 0 },
+	{ "k", CREM_A_K, 1, 255, 0 },
+	{ "m", CREM_A_M, 1, 255, 0 },
+	{ "adaptive", CREM_A_ADAPTIVE, 0, 1, 0 },
+	{ "m-cong", CREM_A_M_CONG, 1, 255, 0 },
+	{ "epsilon-ppm", CREM_A_EPSILON_PPM, 4, 999999, 0 },
+	{ "hold-us", CREM_A_HOLD_US, 4, 10000000, 0 },
+	{ "reorder-us", CREM_A_REORDER_US, 4, 10000000, 0 },
+	{ "max-flows", CREM_A_MAX_FLOWS, 4, 1000000, 0 },
+	{ "max-open-blocks", CREM_A_MAX_OPEN_BLOCKS, 2, 65535, 0 },
+	{ "mem-limit", CREM_A_MEM_LIMIT, 8, ~0ull, 0 },
+	{ "flow-mem-limit", CREM_A_FLOW_MEM_LIMIT, 8, ~0ull, 0 },
+	{ "hello-rate", CREM_A_HELLO_RATE, 4, 250000, 1 },
 };
 
 static int build_set(struct nlmsghdr *nlh, void *arg)
@@ -342,6 +343,12 @@ static int build_set(struct nlmsghdr *nlh, void *arg)
 			       settings[s].name) :
 		    parse_bool(a->argv[i + 1], &v, settings[s].name))
 			return 2;
+		if (v < settings[s].min) {
+			fprintf(stderr, "%s: %s: '%s' is not a number from %llu to %llu\n",
+				prog, settings[s].name, a->argv[i + 1],
+				settings[s].min, settings[s].max);
+			return 2;
+		}
 		switch (settings[s].width) {
 		case 0:
 		case 1:
