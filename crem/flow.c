@@ -597,8 +597,9 @@ int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
 	/*
 	 * A traffic state that could never fit the per-flow limit is
 	 * refused with the HELLO, which then goes unanswered: accepted, the
-	 * flow would only be closed (reason 3) by its first PARAM_UPDATE
-	 * (engine.rst, memory before traffic), a round trip later.
+	 * flow would only be closed (reason 3) once its sender has sent a
+	 * PARAM_UPDATE or REPAIR and its traffic came (engine.rst, memory
+	 * before traffic).
 	 */
 	if (!err && !crem_env_crf_could_fit(flow)) {
 		crem_crf_destroy(&flow->crf);

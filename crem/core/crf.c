@@ -158,17 +158,18 @@ static int reserve(struct crem_crf *crf)
 }
 
 /*
- * The traffic state, or the flow's end, for a REPAIR, or a PARAM_UPDATE
- * after a source found no state to be had: a receiver that cannot take
- * it can protect nothing, and a sender told
- * nothing would go on sending repairs that nobody uses, at the data's
- * own rate.  So it is told, with CLOSE reason 3 (resources exhausted),
- * and stops protecting (crem_csf_receive()).  Only a message that names
- * the Flow ID is answered so: its sender has taken in the HELLO_ACK and
- * finds its flow by that ID, which a CLOSE sent at the first source,
- * right behind the HELLO_ACK, may not (a source that finds no state just
- * passes).  One CLOSE per flow, and the flow ends here: nothing to
- * amplify.  Return: true if the flow can go on.
+ * The traffic state, or the flow's end, once the sender has sent a
+ * PARAM_UPDATE or REPAIR (heard_id): a receiver that cannot take it can
+ * protect nothing, and a sender told nothing would go on sending repairs
+ * that nobody uses, at the data's own rate.  So it is told, with CLOSE
+ * reason 3 (resources exhausted), and stops protecting
+ * (crem_csf_receive()).  Only after a message that names the Flow ID:
+ * its sender has taken in the HELLO_ACK, and so finds its flow by that ID
+ * (in the kernel, but for the moment between taking in the HELLO_ACK and
+ * hashing the ID), which a CLOSE sent at a first source right behind the
+ * HELLO_ACK may not.  Before, a source that finds no state just passes.
+ * One CLOSE per flow, and the flow ends here: nothing to amplify.
+ * Return: true if the flow can go on.
  */
 static bool reserve_or_close(struct crem_crf *crf)
 {
@@ -1355,10 +1356,20 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 
 	if (crf->state != CREM_CRF_ACTIVE || !crem_roce_is_source(pkt))
 		return CREM_CRF_PASS;
-	if (reserve(crf)) {
-		/* Told at the next PARAM_UPDATE or REPAIR: reserve_or_close(). */
-		crf->reserve_failed = true;
-		return CREM_CRF_PASS;
+	if (!crf->pos) {
+		/*
+		 * Once a PARAM_UPDATE or REPAIR has come, the sender can hear
+		 * CLOSE; before, the failure waits for one (and is not tried
+		 * again with every source).
+		 */
+		if (crf->heard_id) {
+			if (!reserve_or_close(crf))
+				return CREM_CRF_PASS;
+		} else if (crf->reserve_failed || reserve(crf)) {
+			crf->reserve_failed = true;
+			crf->last_activity_ns = t;
+			return CREM_CRF_PASS;
+		}
 	}
 	report_wake(crf, t);
 	crf->last_activity_ns = t;
@@ -1751,6 +1762,7 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 			crf->hello_ack_ns = 0;
 		}
 		/* The state a source could not have: tell the sender now. */
+		crf->heard_id = true;
 		if (crf->reserve_failed && !reserve_or_close(crf))
 			return 0;
 		newest = crf->param.newest;
@@ -1760,6 +1772,7 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 			crf->newest_seen = false;
 		break;
 	case CREM_MSG_REPAIR:
+		crf->heard_id = true;
 		if (!reserve_or_close(crf))
 			return 0;
 		err = repair(crf, msg, ce);

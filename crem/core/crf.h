@@ -145,6 +145,7 @@ struct crem_crf {
 	/* window of PSN positions */
 	struct crem_crf_pos *pos;	/* NULL: no traffic state yet */
 	bool reserve_failed;		/* a source found none to be had */
+	bool heard_id;			/* a PARAM_UPDATE or REPAIR came */
 	u8 **chunk;			/* symbols, chunk_syms each, or NULL */
 	u32 nchunks;
 	u32 nchunks_live;

@@ -411,6 +411,24 @@ static enum crem_csf_close_why block_due(struct crem_csf *csf, u64 t)
 	return CSF_CLOSE_NOT_DUE;
 }
 
+/*
+ * When an unprotected flow ends: refused by its receiver (CLOSE 3), after
+ * idle_ns; else, like an active one, after idle_ns without a source, but
+ * not while a late HELLO_ACK may still come.  Its next source, if any,
+ * then negotiates again.
+ */
+static u64 unprotected_end(const struct crem_csf *csf)
+{
+	u64 d = csf->last_activity_ns + csf->cfg.idle_ns;
+
+	if (csf->refused_until_ns)
+		return min_u64(d, csf->refused_until_ns);
+	if (csf->hello.state == CREM_HELLO_FAILED &&
+	    d < csf->hello.failed_ns + CREM_HELLO_LATE_NS)
+		d = csf->hello.failed_ns + CREM_HELLO_LATE_NS;
+	return d;
+}
+
 static void arm_flow(struct crem_csf *csf)
 {
 	u64 d = CREM_NO_DEADLINE;
@@ -431,8 +449,7 @@ static void arm_flow(struct crem_csf *csf)
 		d = min_u64(d, csf->last_activity_ns + csf->cfg.idle_ns);
 		break;
 	case CREM_CSF_UNPROTECTED:
-		if (csf->refused_until_ns)
-			d = csf->refused_until_ns;
+		d = unprotected_end(csf);
 		break;
 	default:
 		break;
@@ -651,6 +668,8 @@ void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
 			csf->next_psn = crem_psn_add(pkt->psn, span);
 		if (csf->state == CREM_CSF_ACTIVE)
 			crem_csf_param_progress(&csf->param, csf->next_psn);
+		if (csf->state == CREM_CSF_UNPROTECTED)
+			csf->last_activity_ns = now(csf);
 		csf->stats.v[CREM_FS_SOURCES_UNPROTECTED]++;
 		arm_flow(csf);
 		return;
@@ -1134,8 +1153,7 @@ void crem_csf_timeout(struct crem_csf *csf)
 		send_all_due(csf);
 		break;
 	case CREM_CSF_UNPROTECTED:
-		/* The receiver had no memory for it: try again now. */
-		if (csf->refused_until_ns && t >= csf->refused_until_ns) {
+		if (t >= unprotected_end(csf)) {
 			csf->state = CREM_CSF_CLOSED;
 			return;
 		}

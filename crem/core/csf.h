@@ -8,8 +8,8 @@
  *   NEGOTIATING --HELLO_ACK--> ACTIVE --CLOSE sent or received--> CLOSED
  *        |                        |                                 ^
  *        |                        +--CLOSE reason 3--> UNPROTECTED -+
- *        |                                          for idle_ns
- *        +--eight HELLOs unanswered--> UNPROTECTED
+ *        |                                          for idle_ns     |
+ *        +--eight HELLOs unanswered--> UNPROTECTED --idle_ns idle---+
  *
  * In every state the flow's packets pass untouched; the CSF only reads
  * them.  While ACTIVE it groups them into blocks (csf_block.h), sends m
@@ -19,7 +19,9 @@
  * transport acknowledges it.  LOSS_REPORTs and PATH_REPORTs feed the
  * policy (policy.h), whose m reaches the CRF through PARAM_UPDATE
  * (param.h).  The flow closes itself on parameter synchronisation failure
- * (reason 2), a circuit breaker lasting a minute (4) or idleness (1); the
+ * (reason 2), a circuit breaker lasting a minute (4) or idleness (1), and
+ * ends without a CLOSE when unprotected: idle_ns after its receiver's
+ * CLOSE 3, or idle for idle_ns after its HELLOs went unanswered; the
  * owner then destroys it.
  *
  * Memory: the structure itself, plus one buffer per block kept, from the

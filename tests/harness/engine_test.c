@@ -674,14 +674,20 @@ static void hello_answered_late(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_ACTIVE);
 	end_pair(test, p);
 
-	/* Past the receiver's idle time, an answer is no longer taken. */
+	/*
+	 * Past the receiver's idle time, an answer is no longer taken: the
+	 * flow, with no source meanwhile, ended when none could come (its
+	 * next source would negotiate again).
+	 */
 	p = calloc(1, sizeof(*p));
 	par.rev.delay_ns = 255 * MS + CREM_HELLO_LATE_NS + 10 * MS;
 	KUNIT_ASSERT_EQ(test, crem_pair_init(p, &par), 0);
 	p->keep_log = false;
 	KUNIT_ASSERT_EQ(test, crem_pair_start(p), 0);
-	crem_pair_run(p, par.rev.delay_ns + 200 * MS);
+	crem_pair_run(p, 255 * MS + CREM_HELLO_LATE_NS - MS);
 	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_UNPROTECTED);
+	crem_pair_run(p, par.rev.delay_ns + 200 * MS);
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_CLOSED);
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_HELLO_ACKS_LATE), 0);
 	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_MSGS_IGNORED), 0);
 	end_pair(test, p);
@@ -1337,8 +1343,10 @@ static void idle_receiver_costs_little(struct kunit *test)
  * answer to the next PARAM_UPDATE or REPAIR, which shows that the sender
  * has taken in the HELLO_ACK (a CLOSE sent at the first source could
  * reach it before), instead of letting it send repairs that nobody uses.
- * Sources right behind the HELLO (the PARAM_UPDATE answered), or only
- * after the handshake (the first REPAIR answered): either way the sender
+ * Sources right behind the HELLO (the PARAM_UPDATE answered), only after
+ * the handshake (the first REPAIR answered), or after it with m = 0 (no
+ * REPAIR ever: the first source after the PARAM_UPDATE is answered):
+ * either way the sender
  * goes unprotected, every packet still reaches the RDMA receiver, and
  * the receiver holds nothing.  After idle_ns the sender's flow ends, so
  * that the next source may negotiate again.
@@ -1351,8 +1359,10 @@ static void receiver_without_room_closes(struct kunit *test)
 	int traffic_first;
 	u64 repairs;
 
-	for (traffic_first = 0; traffic_first < 2; traffic_first++) {
+	for (traffic_first = 0; traffic_first < 3; traffic_first++) {
 		crem_pair_params_default(&par);
+		if (traffic_first == 2)
+			par.csf_cfg.m = 0;
 		par.crf_mem_limit = 2048;
 		par.rdma_rto_ns = 20 * MS;
 		par.csf_cfg.idle_ns = 1000 * MS;
@@ -1360,7 +1370,7 @@ static void receiver_without_room_closes(struct kunit *test)
 		KUNIT_ASSERT_TRUE(test, p != NULL);
 		KUNIT_ASSERT_EQ(test, crem_pair_init(p, &par), 0);
 		/* The handshake needs no traffic state: it goes through. */
-		if (!traffic_first)
+		if (traffic_first != 1)
 			KUNIT_ASSERT_TRUE(test,
 					  crem_pair_establish(p, 200 * MS));
 		crem_pair_send(p, 16, 10 * US);

@@ -186,7 +186,8 @@ if [ "$CREM_ROLE" = a ]; then
 	"$CREMCTL" set enabled off > /dev/null &&
 	nft delete table inet crem_h &&
 	t0=$(now_ms) &&
-	"$CREMCTL" set enabled on > /dev/null
+	"$CREMCTL" set enabled on > /dev/null &&
+	t0b=$(now_ms)
 	ktap_check "A forgot flow $id1 silently (crem off and on, CLOSE dropped)" \
 		test $? = 0
 	wait_for 60 restoring
@@ -204,7 +205,7 @@ if [ "$CREM_ROLE" = a ]; then
 	if [ -n "$id1" ] && [ -n "$id2" ] && [ "$id2" != "$id1" ] &&
 	   [ "$sent" -gt 0 ] &&
 	   { [ "$debug" = 1 ] || [ "$took" -le 500 ]; }; then
-		ktap_ok "B negotiated again: flow $id2 up $took ms after crem came back on, then restoring; $sent CLOSE for the unknown ID"
+		ktap_ok "B negotiated again: flow $id2 up $took ms after crem came back on ($(( ${t1:-0} - ${t0b:-0} )) ms after cremctl returned), then restoring; $sent CLOSE for the unknown ID"
 	else
 		ktap_fail "B negotiated again: flow '$id2' (was $id1) up $took ms after crem came back on, $sent CLOSE for the unknown ID"
 		diag
