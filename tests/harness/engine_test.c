@@ -1337,6 +1337,34 @@ static void idle_receiver_costs_little(struct kunit *test)
 	end_pair(test, p);
 }
 
+static size_t as_asked(size_t size)
+{
+	return size;
+}
+
+/*
+ * crem_crf_traffic_bytes() lists reserve()'s allocations a second time,
+ * for the owner's check at HELLO: it must be what the first source really
+ * takes, the traffic state and the one chunk its symbol lands in.
+ */
+static void traffic_bytes_are_what_reserve_takes(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	u64 before;
+
+	crem_pair_params_default(&par);
+	p = new_pair(test, &par);
+	before = p->crf_mem_now;
+	crem_pair_send(p, 1, 0);
+	crem_pair_run(p, p->sim.now_ns + par.data.delay_ns + US);
+	KUNIT_ASSERT_TRUE(test, crem_crf_reserved(&p->crf));
+	KUNIT_EXPECT_EQ(test, p->crf.nchunks_live, 1);
+	KUNIT_EXPECT_EQ(test, p->crf_mem_now - before,
+			crem_crf_traffic_bytes(&p->crf, as_asked));
+	end_pair(test, p);
+}
+
 /*
  * A receiver that answered HELLO but cannot take its traffic state (its
  * memory limit) when sources come tells the sender with CLOSE reason 3 in
@@ -1346,10 +1374,9 @@ static void idle_receiver_costs_little(struct kunit *test)
  * Sources right behind the HELLO (the PARAM_UPDATE answered), only after
  * the handshake (the first REPAIR answered), or after it with m = 0 (no
  * REPAIR ever: the first source after the PARAM_UPDATE is answered):
- * either way the sender
- * goes unprotected, every packet still reaches the RDMA receiver, and
- * the receiver holds nothing.  After idle_ns the sender's flow ends, so
- * that the next source may negotiate again.
+ * either way the sender goes unprotected, every packet still reaches the
+ * RDMA receiver, and the receiver holds nothing.  After idle_ns the
+ * sender's flow ends, so that the next source may negotiate again.
  */
 static void receiver_without_room_closes(struct kunit *test)
 {
@@ -1951,6 +1978,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(window_chunks_fit_allocations),
 	KUNIT_CASE(window_follows_traffic),
 	KUNIT_CASE(idle_receiver_costs_little),
+	KUNIT_CASE(traffic_bytes_are_what_reserve_takes),
 	KUNIT_CASE(receiver_without_room_closes),
 	KUNIT_CASE(hello_ack_after_publication),
 	KUNIT_CASE(decode_outside_serialisation),
