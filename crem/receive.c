@@ -222,25 +222,25 @@ static void new_receiver(struct crem_net *cn, const struct crem_msg *m,
 }
 
 /*
- * A PARAM_UPDATE or REPAIR for a Flow ID no receiver flow here has: its
- * sender's flow is gone here (idled out, ended while CLOSE was lost, or
- * never made), and the sender would go on sending for it.  CLOSE with
- * reason 1 tells it to negotiate again.
+ * A message for a Flow ID no receiver flow here has: its sender's flow is
+ * gone here (idled out, ended while CLOSE was lost, or never made), and
+ * the sender would go on sending for it.  crem_crf_answer_unknown() says
+ * which messages get a CLOSE; here it is rate-limited, per address and in
+ * all, so that spoofed messages cannot make it an amplifier.
  */
 static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 			  const struct crem_msg_cb *cb)
 {
 	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
-	struct crem_msg close = {
-		.type = CREM_MSG_CLOSE, .flow_id = m->flow_id,
-		.close = { .reason = CREM_CLOSE_FLOW_ENDED },
-	};
-	u8 buf[CREM_COMMON_HDR_LEN + 8];
+	u8 buf[CREM_CRF_UNKNOWN_ANSWER_MAX];
 	u64 now = ktime_get_ns();
 	bool ok;
 	int len;
 
 	if (!cfg->enabled || !(cfg->role & CREM_ROLE_RECEIVER))
+		return;
+	len = crem_crf_answer_unknown(m, buf, sizeof(buf));
+	if (len <= 0)
 		return;
 	spin_lock_bh(&cn->admit_lock);
 	ok = crem_admit(&cn->close_admit, &close_rate_addr, cb->af, cb->addr,
@@ -251,9 +251,7 @@ static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 		crem_net_stat_inc(cn, CREM_STAT_CLOSES_UNKNOWN_LIMITED);
 		return;
 	}
-	len = crem_wire_build(&close, buf, sizeof(buf));
-	if (len > 0 && !crem_socket_send(cn, cb->af, cb->addr, cb->port, buf,
-					 len, 0))
+	if (!crem_socket_send(cn, cb->af, cb->addr, cb->port, buf, len, 0))
 		crem_net_stat_inc(cn, CREM_STAT_CLOSES_UNKNOWN_SENT);
 }
 
@@ -281,9 +279,7 @@ int crem_receive_datagram(struct sock *sk, struct sk_buff *skb)
 			goto drop;
 		}
 		crem_net_stat_inc(cn, CREM_STAT_MSGS_NO_FLOW);
-		if (m.type == CREM_MSG_PARAM_UPDATE ||
-		    m.type == CREM_MSG_REPAIR)
-			close_unknown(cn, &m, cb);
+		close_unknown(cn, &m, cb);
 		goto drop;
 	}
 	/* Messages come only from the address bound at HELLO. */

@@ -1943,6 +1943,20 @@ bool crem_crf_confirms(const struct crem_msg *msg)
 	       msg->type == CREM_MSG_REPAIR;
 }
 
+int crem_crf_answer_unknown(const struct crem_msg *msg, u8 *buf, size_t size)
+{
+	struct crem_msg close = {
+		.type = CREM_MSG_CLOSE, .flow_id = msg->flow_id,
+		.close = { .reason = CREM_CLOSE_FLOW_ENDED },
+	};
+	int len;
+
+	if (!crem_crf_confirms(msg))
+		return 0;
+	len = crem_wire_build(&close, buf, size);
+	return len < 0 ? -ENOSPC : len;
+}
+
 void crem_crf_close(struct crem_crf *crf, u16 reason)
 {
 	struct crem_msg m = { .type = CREM_MSG_CLOSE,

@@ -350,6 +350,26 @@ enum crem_hello_action crem_crf_hello_action(const struct crem_crf *live,
  */
 bool crem_crf_confirms(const struct crem_msg *msg);
 
+/* Room for crem_crf_answer_unknown()'s answer: a CLOSE. */
+#define CREM_CRF_UNKNOWN_ANSWER_MAX	(CREM_COMMON_HDR_LEN + 4)
+
+/**
+ * crem_crf_answer_unknown() - a receiver's answer to a Flow ID it lacks
+ * @msg: a parsed message for which no receiver flow exists
+ * @buf: where the answer is built
+ * @size: room at @buf; CREM_CRF_UNKNOWN_ANSWER_MAX is enough
+ *
+ * A PARAM_UPDATE or a REPAIR comes from a sender that holds @msg's Flow
+ * ID, one the receiver forgot (restarted, or ended the flow and its CLOSE
+ * was lost).  It gets a CLOSE with reason 1, so that it negotiates again
+ * rather than protect into nothing.  Nothing else is answered: a HELLO
+ * makes a flow, and the receiver's own message types never reach it from
+ * a sender.  The caller rate-limits what it sends.
+ *
+ * Return: the answer's length; 0 for none; -ENOSPC if @size is too small.
+ */
+int crem_crf_answer_unknown(const struct crem_msg *msg, u8 *buf, size_t size);
+
 /*
  * Has the flow taken its traffic state (the window, block slots, pins and
  * hold queue)?  It does with its first source or REPAIR, not at HELLO, so

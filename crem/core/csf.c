@@ -429,6 +429,62 @@ static u64 unprotected_end(const struct crem_csf *csf)
 	return d;
 }
 
+/* PSNs between now and an Effective PSN: two SRTTs' worth at the pace. */
+static u32 param_lead(const struct crem_csf *csf)
+{
+	return min_u64(2 * csf->psn_per_srtt, CREM_PSN_HALF / 4);
+}
+
+/*
+ * How long sent sources may go unanswered before the CSF asks whether the
+ * receiver still has the flow.  A receiver with the flow reports at least
+ * once an SRTT while sources reach it (draft, "Receiver Loss Reports");
+ * one without it (restarted, or it ended the flow and its CLOSE was lost)
+ * says nothing, and at m 0 nothing the sender sends would make it say so.
+ * Three SRTTs, or twice the usual wait, of silence: the reports, or the
+ * flow, are gone.  A PARAM_UPDATE for the configuration in use asks; a
+ * receiver with the flow acknowledges it, one without it answers CLOSE
+ * (crem_crf_answer_unknown()), and one gone altogether leaves it
+ * unanswered until the flow closes with reason 2.
+ */
+static u64 silence_ns(const struct crem_csf *csf)
+{
+	u64 d = max_u64(3 * csf->srtt_ns, 2 * csf->answer_ns);
+
+	return max_u64(d + csf->cfg.reorder_ns, CREM_PARAM_MIN_RTO_NS);
+}
+
+/* Sources wait for an answer, and no PARAM_UPDATE is out that would do. */
+static bool may_probe(const struct crem_csf *csf)
+{
+	return csf->unheard_ns && csf->param.active.k &&
+	       csf->param.state == CREM_PARAM_IDLE;
+}
+
+static void probe(struct crem_csf *csf)
+{
+	csf->unheard_ns = 0;
+	if (!crem_csf_param_propose(&csf->param, &csf->param.active,
+				    crem_psn_add(csf->next_psn,
+						 param_lead(csf)),
+				    param_lead(csf), csf->srtt_ns))
+		csf->stats.v[CREM_FS_SILENCE_PROBES]++;
+}
+
+/* The receiver spoke on this flow: a wait ends; it rises fast, falls slowly. */
+static void heard(struct crem_csf *csf, u64 t)
+{
+	if (csf->unheard_ns) {
+		u64 wait = t - csf->unheard_ns;
+
+		if (wait > csf->answer_ns)
+			csf->answer_ns += (wait - csf->answer_ns) >> 2;
+		else
+			csf->answer_ns -= (csf->answer_ns - wait) >> 3;
+	}
+	csf->unheard_ns = 0;
+}
+
 static void arm_flow(struct crem_csf *csf)
 {
 	u64 d = CREM_NO_DEADLINE;
@@ -446,6 +502,8 @@ static void arm_flow(struct crem_csf *csf)
 		/* Repairs due go out once the current packet has. */
 		if (csf->repairs_due && csf->credit >= csf->param.active.k)
 			d = min_u64(d, now(csf));
+		if (may_probe(csf))
+			d = min_u64(d, csf->unheard_ns + silence_ns(csf));
 		d = min_u64(d, csf->last_activity_ns + csf->cfg.idle_ns);
 		break;
 	case CREM_CSF_UNPROTECTED:
@@ -506,12 +564,6 @@ int crem_csf_start(struct crem_csf *csf, const struct crem_env *env,
 	return 0;
 }
 
-/* PSNs between now and an Effective PSN: two SRTTs' worth at the pace. */
-static u32 param_lead(const struct crem_csf *csf)
-{
-	return min_u64(2 * csf->psn_per_srtt, CREM_PSN_HALF / 4);
-}
-
 static void propose(struct crem_csf *csf, u8 m)
 {
 	struct crem_config c = csf->param.active;
@@ -558,6 +610,8 @@ static void hello_acked(struct crem_csf *csf)
 	crem_csf_param_init(&csf->param, &csf->sub.env, csf, csf->flow_id,
 			    &none);
 	crem_policy_init(&csf->policy, &pp, csf->cfg.m);
+	csf->answer_ns = csf->srtt_ns;
+	csf->unheard_ns = 0;
 	csf->state = CREM_CSF_ACTIVE;
 	propose(csf, csf->cfg.m);
 }
@@ -676,6 +730,8 @@ void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
 	}
 	send_all_due(csf);
 	add_source(csf, pkt->psn, span, udp_payload, len);
+	if (!csf->unheard_ns)
+		csf->unheard_ns = csf->last_source_ns;
 	crem_csf_param_progress(&csf->param, csf->next_psn);
 	arm_flow(csf);
 }
@@ -1072,6 +1128,8 @@ int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce)
 		csf->stats.v[CREM_FS_MSGS_IGNORED]++;
 		return -ENOENT;
 	}
+	if (msg->type != CREM_MSG_PATH_REPORT && msg->type != CREM_MSG_HELLO_ACK)
+		heard(csf, now(csf));
 	switch (msg->type) {
 	case CREM_MSG_HELLO_ACK:
 		late = csf->hello.state == CREM_HELLO_FAILED;
@@ -1147,6 +1205,8 @@ void crem_csf_timeout(struct crem_csf *csf)
 			crem_csf_close(csf, CREM_CLOSE_FLOW_ENDED);
 			return;
 		}
+		if (may_probe(csf) && t >= csf->unheard_ns + silence_ns(csf))
+			probe(csf);
 		why = csf->open ? block_due(csf, t) : CSF_CLOSE_NOT_DUE;
 		if (why != CSF_CLOSE_NOT_DUE)
 			close_block(csf, newest(csf), why);

@@ -98,6 +98,13 @@ struct crem_csf {
 	u64 last_activity_ns;
 	/* After CLOSE reason 3: unprotected until then, then CLOSED. */
 	u64 refused_until_ns;
+	/*
+	 * The receiver's liveness (csf.c, silence_ns()): the first source
+	 * sent since the receiver was last heard on this flow (0: none),
+	 * and how long it usually takes to be heard after one.
+	 */
+	u64 unheard_ns;
+	u64 answer_ns;
 	/* REPAIRs sent, for the repair loss in LOSS_REPORTs */
 	u64 rep_sent, rep_reported;
 	struct crem_csf_sample {

@@ -132,6 +132,7 @@ static const char *const crem_flow_stat_names[] = {
 	[CREM_FS_CLOSES_SENT] = "closes_sent",
 	[CREM_FS_CLOSES_RECEIVED] = "closes_received",
 	[CREM_FS_HELLO_ACKS_LATE] = "hello_acks_late",
+	[CREM_FS_SILENCE_PROBES] = "silence_probes",
 };
 
 _Static_assert(ARRAY_SIZE(crem_flow_stat_names) == CREM_FLOW_STAT_COUNT,

@@ -1869,6 +1869,79 @@ static void close_and_idle(struct kunit *test)
 	end_pair(test, p);
 }
 
+static bool drop_loss_reports(struct crem_pair *p, int dir,
+			      const struct crem_msg *m)
+{
+	return dir == CREM_PAIR_REV && m->type == CREM_MSG_LOSS_REPORT;
+}
+
+/*
+ * A receiver that forgets a live flow (restarted, or its CLOSE lost) does
+ * not say so on its own.  A REPAIR for the forgotten Flow ID gets a CLOSE
+ * at once; at m 0 no REPAIR goes, and the sender notices the silence of
+ * a receiver that reports every SRTT: it asks with a PARAM_UPDATE, which
+ * gets the CLOSE.  Either way the sender ends the flow, for its next
+ * source to negotiate again, within a few RTTs (10 ms here).  A receiver
+ * that reports is never asked; one whose reports are lost is asked
+ * rarely, answers, and keeps the flow.
+ */
+static void silent_receiver_is_asked(struct kunit *test)
+{
+	static const u8 ms[] = { 2, 0 };
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	unsigned int i;
+	u32 flow_id;
+	u64 t0, probes;
+
+	for (i = 0; i < ARRAY_SIZE(ms); i++) {
+		crem_pair_params_default(&par);
+		par.csf_cfg.m = ms[i];
+		p = new_pair(test, &par);
+		crem_pair_send(p, 300, 100 * US);
+		crem_pair_run(p, p->sim.now_ns + 60 * MS);
+		KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_SILENCE_PROBES), 0);
+		KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_LOSS_REPORTS_RECEIVED),
+				0);
+
+		/* 40 ms of sources, no report heard: asked, and kept. */
+		flow_id = p->csf.flow_id;
+		p->drop_msg = drop_loss_reports;
+		crem_pair_send(p, 400, 100 * US);
+		crem_pair_run(p, p->sim.now_ns + 60 * MS);
+		p->drop_msg = NULL;
+		probes = csf_stat(p, CREM_FS_SILENCE_PROBES);
+		KUNIT_EXPECT_GE(test, probes, 1);
+		KUNIT_EXPECT_LE(test, probes, 2);
+		KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_ACTIVE);
+		KUNIT_EXPECT_EQ(test, p->csf.flow_id, flow_id);
+		/* The question was answered. */
+		KUNIT_EXPECT_NE(test, p->csf.param.state, CREM_PARAM_PENDING);
+		KUNIT_EXPECT_EQ(test, p->closes_unknown, 0);
+
+		/* The receiver forgets the flow while sources go on. */
+		crem_crf_destroy(&p->crf);
+		p->crf_up = false;
+		t0 = p->sim.now_ns;
+		crem_pair_send(p, 1000, 100 * US);
+		while (p->csf.state == CREM_CSF_ACTIVE &&
+		       p->sim.now_ns < t0 + 200 * MS)
+			crem_pair_run(p, p->sim.now_ns + 100 * US);
+		KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_CLOSED);
+		KUNIT_EXPECT_EQ(test, p->csf.close_reason,
+				CREM_CLOSE_FLOW_ENDED);
+		KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_CLOSES_RECEIVED), 1);
+		KUNIT_EXPECT_GE(test, p->closes_unknown, 1);
+		/* Two RTTs with repairs; with none, three of silence more. */
+		KUNIT_EXPECT_LE(test, p->sim.now_ns - t0,
+				(ms[i] ? 2 : 5) * 10 * MS);
+		KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_SILENCE_PROBES),
+				probes + !ms[i]);
+		crem_pair_run(p, p->sim.now_ns + 200 * MS);
+		end_pair(test, p);
+	}
+}
+
 /*
  * Ordinary repairs stay within m/k of the packet rate (plus two blocks'
  * burst), carry the flow's DSCP, and follow their block on the wire.
@@ -1987,6 +2060,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(congestion_keeps_m_cong),
 	KUNIT_CASE(path_report_drops),
 	KUNIT_CASE(close_and_idle),
+	KUNIT_CASE(silent_receiver_is_asked),
 	KUNIT_CASE(repair_rate_and_dscp),
 	KUNIT_CASE(property_short),
 	{}

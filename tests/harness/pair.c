@@ -202,8 +202,10 @@ static void rdma_timer_fire(struct crem_sim_timer *t)
 
 	if (p->since_ack)
 		rdma_send_ack(p);
-	/* No acknowledgement for a timeout: resend the oldest, even if it
-	 * arrived (its ACK may be what was lost). */
+	/*
+	 * No acknowledgement for a timeout: resend the oldest, even if it
+	 * arrived (its ACK may be what was lost).
+	 */
 	if (crem_psn_before(p->acked, p->next_psn) &&
 	    p->sim.now_ns - p->ack_progress_ns >= p->par.rdma_rto_ns) {
 		struct crem_pair_rec *rec = crem_pair_rec(p, p->acked);
@@ -452,6 +454,21 @@ void crem_pair_finish_decode(struct crem_pair *p)
 	crem_crf_decode_finish(&p->crf, &p->deferred);
 }
 
+static int send_msg(struct crem_pair *p, int dir, const u8 *msg, size_t len,
+		    u8 dscp);
+
+/* As the kernel's receive path: a Flow ID it does not have may get CLOSE. */
+static void answer_unknown(struct crem_pair *p, const struct crem_msg *m)
+{
+	u8 buf[CREM_CRF_UNKNOWN_ANSWER_MAX];
+	int len = crem_crf_answer_unknown(m, buf, sizeof(buf));
+
+	if (len > 0) {
+		p->closes_unknown++;
+		send_msg(p, CREM_PAIR_REV, buf, len, 0);
+	}
+}
+
 static void msg_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 		       size_t len)
 {
@@ -468,8 +485,11 @@ static void msg_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 			crem_crf_answer(&p->crf);
 		return;
 	}
-	if (!p->crf_up)
+	if (!p->crf_up ||
+	    (m.type != CREM_MSG_HELLO && m.flow_id != p->crf.flow_id)) {
+		answer_unknown(p, &m);
 		return;
+	}
 	crem_crf_receive(&p->crf, &m, (data[1] & 3) == 3);
 	crf_decode(p);
 	if (p->crf.state == CREM_CRF_CLOSED)

@@ -134,6 +134,7 @@ struct crem_pair {
 	u64 *latency_ns;
 	size_t nlatency, latency_cap;
 	u64 repair_bytes;	/* REPAIR messages sent by the CSF */
+	u64 closes_unknown;	/* CLOSEs for Flow IDs the CRF lacks */
 	u64 events[CREM_EV_BREAKER + 1];	/* engine events by type */
 	u64 source_bytes;	/* UDP payloads of first transmissions */
 	/*

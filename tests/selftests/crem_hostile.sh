@@ -11,9 +11,11 @@
 #     CREM message finds no flow, and B's flow stays what it was.  The
 #     HELLO only makes a candidate flow beside it.
 #  2. A forgets its receiver flow without telling B (crem off and on, its
-#     CLOSE dropped): B's next REPAIR gets a CLOSE for its unknown Flow
-#     ID, B negotiates again within 500 ms (50 RTTs; reported only on the
-#     debug kernel), and A restores packets in the new flow.
+#     CLOSE dropped), twice: B's next REPAIR gets a CLOSE for its unknown
+#     Flow ID; and at m 0, with no REPAIR, B's question after three SRTTs
+#     without a LOSS_REPORT gets it.  B negotiates again within 500 ms
+#     (50 RTTs; reported only on the debug kernel), and A restores packets
+#     in the new flow.
 #  3. A HELLO flood, 300 a second from 3,000 spoofed stranger addresses
 #     and a burst from one address, with a real transfer started during
 #     it: the transfer is protected (A restores for it), the strangers'
@@ -30,7 +32,7 @@ debug=0
 case $(uname -r) in
 *-crem-debug) debug=1 ;;
 esac
-[ "$CREM_ROLE" = a ] && ktap_plan 17 || ktap_plan 13
+[ "$CREM_ROLE" = a ] && ktap_plan 20 || ktap_plan 15
 
 ktap_check "netem: 5 ms each way" \
 	"$TC" qdisc add dev eth0 root netem delay 5ms
@@ -161,78 +163,104 @@ fi
 # The same flow at both ends: the names must match.
 ktap_check "A and B agree on the flow: $live" lab_sync "flow-$live"
 
-# --- 2. A forgets its receiver flow; B hears of it from its REPAIRs.
-# The flow forgotten is this transfer's (a QP of its own), not part 1's,
-# which is still there until it idles out: forgetting that one would show
-# nothing, since B makes the new QP's flow afresh anyway.
-perftest_bw ib_write_bw /tmp/bw2 -s 65536 -n "$(lab_iters 1500)" &
-bw=$!
-if [ "$CREM_ROLE" = a ]; then
-	this_transfer=".stats.restored > 0 and .id != ${live:-0}"
-	wait_for 120 has_flow receiver active "$this_transfer" || diag
-	id1=$(flow_json receiver active |
-		jq -r "select($this_transfer) | .id" | head -n 1)
-	closes=$(stat closes_unknown_sent)
-	# The netlink events, each stamped with the time it was read.
-	"$CREMCTL" -j monitor | while read -r line; do
-		echo "$(now_ms) $line"
-	done > /tmp/events &
-	monitor=$!
-	sleep 1
-	# crem off, its CLOSEs dropped on the way out, and on again.
-	nft add table inet crem_h &&
-	nft add chain inet crem_h out '{ type filter hook output priority 0; }' &&
-	nft add rule inet crem_h out udp dport "$CREM_LAB_PORT" drop &&
-	"$CREMCTL" set enabled off > /dev/null &&
-	nft delete table inet crem_h &&
-	t0=$(now_ms) &&
-	"$CREMCTL" set enabled on > /dev/null &&
-	t0b=$(now_ms)
-	ktap_check "A forgot flow $id1 silently (crem off and on, CLOSE dropped)" \
-		test $? = 0
-	wait_for 60 restoring
-	kill_comm cremctl
-	wait "$monitor" 2>/dev/null
-	t1=$(awk -v t0="$t0" '$1 >= t0 && /"flow-up"/ && /"receiver"/ { print $1; exit }' /tmp/events)
-	sent=$(( $(stat closes_unknown_sent) - closes ))
-	id2=$(flow_json receiver active | jq -r 'select(.stats.restored > 0) | .id' | head -n 1)
-	took=$(( ${t1:-999999} - t0 ))
-	# About 2 RTTs: a REPAIR on its way in, CLOSE out, the next source's
-	# HELLO in.  The emulated guests and cremctl add their own delays, so
-	# the bound is 50 RTTs (500 ms), against the 10 s idle timeout that
-	# was the only way out before; the debug kernel's guests, several
-	# times slower, are only reported.
-	if [ -n "$id1" ] && [ -n "$id2" ] && [ "$id2" != "$id1" ] &&
-	   [ "$sent" -gt 0 ] &&
-	   { [ "$debug" = 1 ] || [ "$took" -le 500 ]; }; then
-		ktap_ok "B negotiated again: flow $id2 up $took ms after crem came back on ($(( ${t1:-0} - ${t0b:-0} )) ms after cremctl returned), then restoring; $sent CLOSE for the unknown ID"
-	else
-		ktap_fail "B negotiated again: flow '$id2' (was $id1) up $took ms after crem came back on, $sent CLOSE for the unknown ID"
-		diag
+# --- 2. A forgets its receiver flow; B hears of it.
+# The flow forgotten is this transfer's (a QP of its own), not an earlier
+# part's, which is still there until it idles out: forgetting that one
+# would show nothing, since B makes the new QP's flow afresh anyway.
+# forget WHAT: one transfer, and A forgets its flow during it.  WHAT says
+# how B learns: "repairs" (m as the policy has it; its next REPAIR gets
+# the CLOSE), or "m 0" (B sends no REPAIR, and asks after three SRTTs
+# without a LOSS_REPORT).
+forget() {
+	if [ "$CREM_ROLE" = b ]; then
+		[ "$1" = "m 0" ] && "$CREMCTL" set adaptive off m 0 > /dev/null
+		before=$(flow_json sender | jq -s -c '[.[].id]')
+		closes=$(stat flow_closes_received)
+		probes=$(stat flow_silence_probes)
 	fi
-	if wait "$bw"; then
-		ktap_ok "the transfer completes"
+	lab_sync "forget-$1"
+	perftest_bw ib_write_bw /tmp/bw2 -s 65536 -n "$(lab_iters 1500)" &
+	bw=$!
+	if [ "$CREM_ROLE" = a ]; then
+		this_transfer=".stats.restored > 0 and (.id as \$i | \$old | index(\$i) | not)"
+		wait_for 120 has_flow receiver active "$this_transfer" || diag
+		id1=$("$CREMCTL" -j flows | jq -r --argjson old "$old" \
+			".[] | select(.role == \"receiver\" and .state == \"active\" and $this_transfer) | .id" |
+			head -n 1)
+		closes=$(stat closes_unknown_sent)
+		# The netlink events, each stamped with the time it was read.
+		"$CREMCTL" -j monitor | while read -r line; do
+			echo "$(now_ms) $line"
+		done > /tmp/events &
+		monitor=$!
+		sleep 1
+		# crem off, its CLOSEs dropped on the way out, and on again.
+		nft add table inet crem_h &&
+		nft add chain inet crem_h out '{ type filter hook output priority 0; }' &&
+		nft add rule inet crem_h out udp dport "$CREM_LAB_PORT" drop &&
+		"$CREMCTL" set enabled off > /dev/null &&
+		nft delete table inet crem_h &&
+		t0=$(now_ms) &&
+		"$CREMCTL" set enabled on > /dev/null &&
+		t0b=$(now_ms)
+		ktap_check "$1: A forgot flow $id1 silently (crem off and on, CLOSE dropped)" \
+			test $? = 0
+		# Every flow is new since: restoring is this transfer's.
+		wait_for 60 restoring
+		kill_comm cremctl
+		wait "$monitor" 2>/dev/null
+		t1=$(awk -v t0="$t0" '$1 >= t0 && /"flow-up"/ && /"receiver"/ { print $1; exit }' /tmp/events)
+		sent=$(( $(stat closes_unknown_sent) - closes ))
+		id2=$(flow_json receiver active | jq -r 'select(.stats.restored > 0) | .id' | head -n 1)
+		took=$(( ${t1:-999999} - t0 ))
+		# With repairs, about 2 RTTs: a REPAIR on its way in, CLOSE
+		# out, the next source's HELLO in; at m 0, three SRTTs of
+		# silence and a PARAM_UPDATE's round trip more.  The emulated
+		# guests and cremctl add their own delays, so the bound is 50
+		# RTTs (500 ms), against the 10 s idle timeout that was the
+		# only way out before (and none at m 0); the debug kernel's
+		# guests, several times slower, are only reported.
+		if [ -n "$id1" ] && [ -n "$id2" ] && [ "$id2" != "$id1" ] &&
+		   [ "$sent" -gt 0 ] &&
+		   { [ "$debug" = 1 ] || [ "$took" -le 500 ]; }; then
+			ktap_ok "$1: B negotiated again: flow $id2 up $took ms after crem came back on ($(( ${t1:-0} - ${t0b:-0} )) ms after cremctl returned), then restoring; $sent CLOSE for the unknown ID"
+		else
+			ktap_fail "$1: B negotiated again: flow '$id2' (was $id1) up $took ms after crem came back on, $sent CLOSE for the unknown ID"
+			diag
+		fi
+		old=$(echo "$old" | jq -c ". + [${id1:-0}, ${id2:-0}]")
+		if wait "$bw"; then
+			ktap_ok "$1: the transfer completes"
+		else
+			ktap_fail "$1: the transfer completes"
+		fi
 	else
-		ktap_fail "the transfer completes"
+		if wait "$bw"; then
+			ktap_ok "$1: the transfer completes"
+		else
+			ktap_fail "$1: the transfer completes"
+		fi
+		heard=$(( $(stat flow_closes_received) - closes ))
+		asked=$(( $(stat flow_silence_probes) - probes ))
+		# A sender flow made since, that hears its receiver.
+		renewed=$("$CREMCTL" -j flows | jq --argjson before "$before" \
+			'[.[] | select(.role == "sender" and .state == "active" and
+			  .stats.loss_reports_received > 0 and
+			  (.id as $i | $before | index($i) | not))] | length')
+		if [ "$heard" -gt 0 ] && [ "$renewed" -gt 0 ] &&
+		   { [ "$1" != "m 0" ] || [ "$asked" -gt 0 ]; }; then
+			ktap_ok "$1: B heard $heard CLOSE ($asked silence probes) and protects again"
+		else
+			ktap_fail "$1: B heard $heard CLOSE ($asked silence probes), $renewed new flows"
+			diag
+		fi
+		[ "$1" = "m 0" ] && "$CREMCTL" set adaptive on > /dev/null
 	fi
-	lab_sync forget-done
-else
-	closes=$(stat flow_closes_received)
-	if wait "$bw"; then
-		ktap_ok "the transfer completes"
-	else
-		ktap_fail "the transfer completes"
-	fi
-	heard=$(( $(stat flow_closes_received) - closes ))
-	if [ "$heard" -gt 0 ] &&
-	   has_flow sender active '.stats.repairs_sent > 0'; then
-		ktap_ok "B heard $heard CLOSE and protects again"
-	else
-		ktap_fail "B heard $heard CLOSE and protects again"
-		diag
-	fi
-	lab_sync forget-done
-fi
+	lab_sync "forget-$1-done"
+}
+old="[${live:-0}]"
+forget repairs
+forget "m 0"
 
 # --- 3. A HELLO flood with a real transfer started during it.
 if [ "$CREM_ROLE" = b ]; then
