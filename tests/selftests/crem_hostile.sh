@@ -178,15 +178,14 @@ forget() {
 		closes=$(stat flow_closes_received)
 		probes=$(stat flow_silence_probes)
 	fi
-	lab_sync "forget-$1"
+	lab_sync "forget-$(echo "$1" | tr -d " ")"
 	perftest_bw ib_write_bw /tmp/bw2 -s 65536 -n "$(lab_iters 1500)" &
 	bw=$!
 	if [ "$CREM_ROLE" = a ]; then
-		this_transfer=".stats.restored > 0 and (.id as \$i | \$old | index(\$i) | not)"
+		this_transfer=".stats.restored > 0 and (([.id] | inside($old)) | not)"
 		wait_for 120 has_flow receiver active "$this_transfer" || diag
-		id1=$("$CREMCTL" -j flows | jq -r --argjson old "$old" \
-			".[] | select(.role == \"receiver\" and .state == \"active\" and $this_transfer) | .id" |
-			head -n 1)
+		id1=$(flow_json receiver active |
+			jq -r "select($this_transfer) | .id" | head -n 1)
 		closes=$(stat closes_unknown_sent)
 		# The netlink events, each stamped with the time it was read.
 		"$CREMCTL" -j monitor | while read -r line; do
@@ -246,7 +245,7 @@ forget() {
 		renewed=$("$CREMCTL" -j flows | jq --argjson before "$before" \
 			'[.[] | select(.role == "sender" and .state == "active" and
 			  .stats.loss_reports_received > 0 and
-			  (.id as $i | $before | index($i) | not))] | length')
+			  (([.id] | inside($before)) | not))] | length')
 		if [ "$heard" -gt 0 ] && [ "$renewed" -gt 0 ] &&
 		   { [ "$1" != "m 0" ] || [ "$asked" -gt 0 ]; }; then
 			ktap_ok "$1: B heard $heard CLOSE ($asked silence probes) and protects again"
@@ -256,7 +255,7 @@ forget() {
 		fi
 		[ "$1" = "m 0" ] && "$CREMCTL" set adaptive on > /dev/null
 	fi
-	lab_sync "forget-$1-done"
+	lab_sync "forget-$(echo "$1" | tr -d " ")-done"
 }
 old="[${live:-0}]"
 forget repairs
