@@ -437,7 +437,20 @@ static void flow_reap(struct work_struct *work)
 /* Steps 1 (after the unlink) to 3 of the end (flow.h). */
 static void flow_end_unlinked(struct crem_flow *flow)
 {
-	crem_nl_event(flow->cn, "flow-down", flow, NULL);
+	/*
+	 * The reason the engine closed with, sent or heard; 0 for a flow
+	 * ended here without one (a candidate replaced, the namespace going).
+	 * Unlinked, nothing starts on the flow, but a hook on another CPU
+	 * may still be in its engine: READ_ONCE().
+	 */
+	struct crem_event ev = {
+		.type = CREM_EV_FLOW_DOWN,
+		.a = flow->key.role == CREM_ROLE_SENDER ?
+		     READ_ONCE(flow->csf.close_reason) :
+		     READ_ONCE(flow->crf.close_reason),
+	};
+
+	crem_nl_event(flow->cn, "flow-down", flow, &ev);
 	queue_work(crem_wq, &flow->reap);
 }
 

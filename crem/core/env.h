@@ -43,6 +43,7 @@ enum crem_event_type {
 	CREM_EV_BLOCK_DECODED,		/* start; a: restored, b: repairs, c: cost */
 	CREM_EV_FALLBACK,		/* start; a: lost; b: 1 Source Copy */
 	CREM_EV_BREAKER,		/* a: 1 tripped, 0 cleared */
+	CREM_EV_FLOW_DOWN,		/* a: the CLOSE reason */
 };
 
 struct crem_event {

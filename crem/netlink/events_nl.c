@@ -49,6 +49,9 @@ void crem_nl_event(struct crem_net *cn, const char *kind,
 	    (nla_put_u32(skb, CREM_A_EVENT_BLOCK, ev->block_start) ||
 	     nla_put_u32(skb, CREM_A_EVENT_LOST, ev->a)))
 		goto fail;
+	if (ev && ev->type == CREM_EV_FLOW_DOWN &&
+	    nla_put_u16(skb, CREM_A_EVENT_REASON, ev->a))
+		goto fail;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
 	genlmsg_multicast_netns(&crem_genl_family, cn->net, skb, 0,

@@ -10,6 +10,7 @@
 
 #include <linux/genetlink.h>
 
+#include <linux/crem.h>
 #include <linux/crem_netlink.h>
 
 #include "cremctl.h"
@@ -19,14 +20,34 @@
 struct event {
 	char kind[32];
 	uint32_t flow_id, block, lost;
+	uint16_t reason;
 	uint8_t role, config_id, k, m, tripped;
-	bool has_config, has_tripped, has_block;
+	bool has_config, has_tripped, has_block, has_reason;
 };
 
 struct watch {
 	const struct options *opt;
 	long left;		/* events still to print; -1: no end */
 };
+
+/* The draft's CLOSE reasons, as the flow-down event carries them. */
+static const char *close_reason_name(uint16_t reason)
+{
+	switch (reason) {
+	case CREM_CLOSE_NORMAL:
+		return "normal";
+	case CREM_CLOSE_FLOW_ENDED:
+		return "flow ended";
+	case CREM_CLOSE_PARAM_SYNC_FAILED:
+		return "parameter sync failed";
+	case CREM_CLOSE_RESOURCES_EXHAUSTED:
+		return "resources exhausted";
+	case CREM_CLOSE_CIRCUIT_BREAKER:
+		return "circuit breaker";
+	default:
+		return "unknown";
+	}
+}
 
 static int event_attr_cb(const struct nlattr *attr, void *data)
 {
@@ -63,6 +84,10 @@ static int event_attr_cb(const struct nlattr *attr, void *data)
 	case CREM_A_EVENT_LOST:
 		e->lost = mnl_attr_get_u32(attr);
 		break;
+	case CREM_A_EVENT_REASON:
+		e->reason = mnl_attr_get_u16(attr);
+		e->has_reason = true;
+		break;
 	}
 	return MNL_CB_OK;
 }
@@ -80,6 +105,9 @@ static void print_event(const struct options *opt, const struct event *e)
 			printf(" %s", e->tripped ? "tripped" : "cleared");
 		if (e->has_block)
 			printf(" block %u lost %u", e->block, e->lost);
+		if (e->has_reason)
+			printf(" reason %u (%s)", e->reason,
+			       close_reason_name(e->reason));
 		printf("\n");
 		fflush(stdout);
 		return;
@@ -99,6 +127,10 @@ static void print_event(const struct options *opt, const struct event *e)
 	if (e->has_block) {
 		json_u64(&j, "block", e->block);
 		json_u64(&j, "lost", e->lost);
+	}
+	if (e->has_reason) {
+		json_u64(&j, "reason", e->reason);
+		json_string(&j, "reason_name", close_reason_name(e->reason));
 	}
 	json_object_end(&j);
 	json_finish(&j);

@@ -178,6 +178,12 @@ enum {
 	CREM_A_EVENT_BLOCK,
 	/* u32: fallback, the sources it concerns. */
 	CREM_A_EVENT_LOST,
+	/*
+	 * u16: flow-down, the CLOSE reason the flow ended with, sent or heard:
+	 * 0 normal, 1 flow ended, 2 parameter sync failed, 3 resources
+	 * exhausted, 4 circuit breaker.
+	 */
+	CREM_A_EVENT_REASON,
 
 	__CREM_A_EVENT_LAST,
 	CREM_A_EVENT_MAX = (__CREM_A_EVENT_LAST - 1)
