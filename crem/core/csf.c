@@ -1141,7 +1141,8 @@ int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce)
 		break;
 	case CREM_MSG_PARAM_ACK:
 		err = crem_csf_param_ack(&csf->param, msg);
-		if (!err && csf->param.attempts == 1)
+		/* Karn: only an update sent once measures the RTT. */
+		if (!err && !csf->param.resent)
 			crem_srtt_sample(&csf->srtt_ns, &csf->have_srtt,
 					 now(csf) - (csf->param.deadline_ns -
 						     csf->param.rto_ns));

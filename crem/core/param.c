@@ -22,6 +22,7 @@ void crem_csf_param_init(struct crem_csf_param *p, const struct crem_env *env,
 	p->state = CREM_PARAM_IDLE;
 }
 
+/* Put the pending PARAM_UPDATE on the wire, with its current Effective PSN. */
 static void send_update(struct crem_csf_param *p)
 {
 	struct crem_msg m = {
@@ -39,6 +40,12 @@ static void send_update(struct crem_csf_param *p)
 	if (len > 0)
 		p->env->ops->send(p->env->ctx, p->owner, buf, len, 0);
 	p->sent++;
+}
+
+/* An attempt: a send with a retransmission timeout of its own. */
+static void attempt(struct crem_csf_param *p)
+{
+	send_update(p);
 	p->attempts++;
 	p->deadline_ns = now(p->env) + p->rto_ns;
 	p->env->ops->arm(p->env->ctx, p->owner, p->deadline_ns);
@@ -57,8 +64,9 @@ int crem_csf_param_propose(struct crem_csf_param *p,
 	p->rto_ns = 2 * srtt_ns > CREM_PARAM_MIN_RTO_NS ? 2 * srtt_ns :
 		    CREM_PARAM_MIN_RTO_NS;
 	p->attempts = 0;
+	p->resent = false;
 	p->state = CREM_PARAM_PENDING;
-	send_update(p);
+	attempt(p);
 	return 0;
 }
 
@@ -80,7 +88,8 @@ void crem_csf_param_timeout(struct crem_csf_param *p, u32 next_psn)
 	if (reached(p, next_psn))
 		p->effective_psn = crem_psn_add(next_psn, p->lead);
 	p->rto_ns *= 2;
-	send_update(p);
+	p->resent = true;
+	attempt(p);
 }
 
 void crem_csf_param_progress(struct crem_csf_param *p, u32 next_psn)
@@ -89,14 +98,18 @@ void crem_csf_param_progress(struct crem_csf_param *p, u32 next_psn)
 		return;
 	/*
 	 * Too late for this PSN: keep the old configuration and ask again,
-	 * twice as far ahead, so that a lead shorter than a round trip's
-	 * worth of PSNs cannot use up the attempts.
+	 * twice as far ahead.  This send only names a later PSN; it is no
+	 * attempt of the draft's eight, which are the retransmission
+	 * timeouts: a lead shorter than a round trip's worth of PSNs (a
+	 * flow that speeds up, an SRTT measured on an idle path) would
+	 * otherwise use them up before the first PARAM_ACK could come, and
+	 * a PARAM_ACK that is only late would close the flow.  Its clock
+	 * runs on from the last attempt.
 	 */
 	if (p->lead < CREM_PSN_HALF / 4)
 		p->lead *= 2;
 	p->effective_psn = crem_psn_add(next_psn, p->lead);
-	if (p->attempts >= CREM_PARAM_MAX_ATTEMPTS)
-		return;
+	p->resent = true;
 	send_update(p);
 }
 

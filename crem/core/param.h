@@ -9,8 +9,9 @@
  * new configuration is used only for blocks that start at or after its
  * Effective PSN *and* after its PARAM_ACK; if the PSN passes before the
  * acknowledgement, the old configuration goes on and PARAM_UPDATE is sent
- * again with a later Effective PSN.  A non-zero PARAM_ACK status keeps the
- * current configuration.
+ * again with a later Effective PSN (that send is not one of the eight
+ * attempts, and leaves the timeout running).  A non-zero PARAM_ACK
+ * status keeps the current configuration.
  *
  * The CRF acknowledges a configuration it can hold (status 0) or says why
  * not, and accepts REPAIR for every configuration it has acknowledged and
@@ -52,7 +53,8 @@ struct crem_csf_param {
 	struct crem_config next;
 	u32 effective_psn;
 	enum crem_param_state state;
-	u8 attempts;
+	u8 attempts;		/* sends with a timeout of their own */
+	bool resent;		/* sent more than once: no RTT sample */
 	u64 rto_ns;
 	u64 deadline_ns;
 	u32 lead;		/* PSNs between now and a resent Effective PSN */

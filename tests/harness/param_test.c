@@ -124,8 +124,13 @@ static const struct crem_env_ops crf_ops = {
 	.now_ns = env_now, .arm = env_arm, .send = crf_send,
 };
 
-static struct param_pair *pair(struct kunit *test, unsigned int drop,
-			       u32 effective_ahead, u32 lead, u64 run_ns)
+/*
+ * Propose the change with @effective_ahead PSNs and resend @lead, the CSF's
+ * SRTT at 4 ms, over a path of @one_way_ns each way; run for @run_ns.
+ */
+static struct param_pair *pair_over(struct kunit *test, unsigned int drop,
+				    u32 effective_ahead, u32 lead, u64 run_ns,
+				    u64 one_way_ns)
 {
 	static const struct crem_config initial = {
 		.id = 7, .scheme = CREM_FEC_CAUCHY_RS, .k = 16, .m = 2,
@@ -141,7 +146,7 @@ static struct param_pair *pair(struct kunit *test, unsigned int drop,
 	p->csf_env = (struct crem_env){ .ops = &csf_ops, .ctx = p };
 	p->crf_env = (struct crem_env){ .ops = &crf_ops, .ctx = p };
 	p->timer.fire = fire;
-	p->one_way_ns = 2 * MS;			/* SRTT 4 ms: RTO 8 ms */
+	p->one_way_ns = one_way_ns;
 	p->drop = drop;
 	p->crf_limits = (struct crem_limits){
 		.schemes = 0x7, .max_k = 64, .max_m = 8, .max_t = 9000,
@@ -157,6 +162,13 @@ static struct param_pair *pair(struct kunit *test, unsigned int drop,
 	crem_sim_at(&p->sim, PSN_EVERY_NS, tick, p, NULL, 0);
 	crem_sim_run(&p->sim, run_ns);
 	return p;
+}
+
+static struct param_pair *pair(struct kunit *test, unsigned int drop,
+			       u32 effective_ahead, u32 lead, u64 run_ns)
+{
+	return pair_over(test, drop, effective_ahead, lead, run_ns,
+			 2 * MS);	/* the SRTT of 4 ms: RTO 8 ms */
 }
 
 static void param_update_lost_twice(struct kunit *test)
@@ -209,6 +221,31 @@ static void param_gives_up_after_eight(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_PARAM_FAILED);
 	KUNIT_EXPECT_EQ(test, p->csf.active.id, 7);
 	KUNIT_EXPECT_EQ(test, p->switch_at, 0ull);
+	crem_sim_free(&p->sim);
+}
+
+/*
+ * A lead of one PSN, and a round trip of 30 ms where the CSF's SRTT says
+ * 4 ms (measured on an idle path, or answers queued behind a busy CPU):
+ * the Effective PSN passes eight times before the first PARAM_ACK can
+ * come.  Those sends only name later PSNs; the timeouts alone count, so
+ * the late acknowledgement is taken and the flow does not close.
+ */
+static void param_late_ack_with_a_short_lead(struct kunit *test)
+{
+	struct param_pair *p = pair_over(test, 0, 1, 1, 200 * MS, 15 * MS);
+	unsigned int i, timeouts = 0;
+
+	KUNIT_ASSERT_GE(test, p->updates, 9u);
+	/* Sent before the first acknowledgement could be back. */
+	KUNIT_EXPECT_LT(test, p->update_at[8], 30 * MS);
+	for (i = 1; i < 9; i++)
+		timeouts += p->update_at[i] == 8 * MS;
+	KUNIT_EXPECT_EQ(test, timeouts, 1u);
+	KUNIT_EXPECT_EQ(test, p->acked_at, 30 * MS);
+	KUNIT_EXPECT_NE(test, p->csf.state, CREM_PARAM_FAILED);
+	KUNIT_EXPECT_EQ(test, p->csf.active.id, 8);
+	KUNIT_EXPECT_TRUE(test, p->csf.resent);
 	crem_sim_free(&p->sim);
 }
 
@@ -289,6 +326,7 @@ static struct kunit_case crem_param_test_cases[] = {
 	KUNIT_CASE(param_update_lost_twice),
 	KUNIT_CASE(param_effective_psn_passes_first),
 	KUNIT_CASE(param_gives_up_after_eight),
+	KUNIT_CASE(param_late_ack_with_a_short_lead),
 	KUNIT_CASE(param_refusal_keeps_the_configuration),
 	KUNIT_CASE(crf_release_rule),
 	{}
