@@ -336,6 +336,20 @@ static void flow_engine(struct work_struct *work)
 	kref_put(&flow->ref, flow_release);
 }
 
+/*
+ * May @m run in the receive softirq it came in?  Every message but one
+ * costs about what a packet does: only a REPAIR_REQUEST at a sender can
+ * code (its answer is computed over the block), and that goes to the
+ * engine work.  A REPAIR at a receiver may make blocks due, decoded here
+ * only while small (flow_decode_small()).
+ */
+static bool runs_in_softirq(const struct crem_flow *flow,
+			    const struct crem_msg *m)
+{
+	return flow->key.role == CREM_ROLE_RECEIVER ||
+	       m->type != CREM_MSG_REPAIR_REQUEST;
+}
+
 bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb,
 		    const struct crem_msg *m)
 {
@@ -344,20 +358,24 @@ bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb,
 	spin_lock_bh(&flow->lock);
 	if (flow->dead) {
 		/* being torn down: the message has nobody to go to */
-	} else if (m->type == CREM_MSG_REPAIR &&
-		   flow->key.role == CREM_ROLE_RECEIVER &&
-		   !flow->engine_running && skb_queue_empty(&flow->inbox)) {
+	} else if (runs_in_softirq(flow, m) && !flow->engine_running &&
+		   skb_queue_empty(&flow->inbox)) {
 		/*
-		 * A REPAIR fills a gap that packets are held behind, for H
-		 * at most: in the engine work it would wait behind the
-		 * receive softirq that keeps a busy CPU (2 to 30 ms in the
-		 * lab), and H would pass with the repair already here.  With
-		 * nothing ahead of it, it runs now, and a small decode with
-		 * it (crem_flow_post() in flow.h).
+		 * With nothing ahead of it, it runs now.  In the engine work
+		 * it would wait behind the receive softirq that keeps a busy
+		 * CPU (2 to 30 ms in the lab): H would pass with a REPAIR
+		 * already here, and the flow's timers, which run in the
+		 * high-priority tick work, would judge a PARAM_UPDATE or
+		 * the receiver's reports unanswered while their answers
+		 * wait in the inbox (a flow closed with reason 2 under
+		 * load, crem_mqp.sh).  No worker is woken either.
 		 */
 		ended = flow_engine_call(flow, m, CREM_MSG_CB(skb), &hashed);
 		spin_unlock_bh(&flow->lock);
-		flow_decode_small(flow);
+		if (hashed)
+			crem_flowtable_hash_id(flow);
+		if (flow->key.role == CREM_ROLE_RECEIVER)
+			flow_decode_small(flow);
 		crem_reinject_flow(flow);
 		if (ended)
 			crem_flow_kill(flow);

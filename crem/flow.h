@@ -24,9 +24,10 @@
  * (the flow's inbox, bounded).  The work calls the engine under the lock
  * and decodes outside it (crem_crf_decode_claim()), also for blocks a
  * packet or a timeout made due, with a coding scratch from the pool
- * (env.c).  One exception: a REPAIR for a receiver flow with nothing
- * queued ahead of it runs in its receive softirq, and decodes there what
- * is due up to CREM_FLOW_SOFTIRQ_DECODE (crem_flow_post()).
+ * (env.c).  A message that cannot code (all but a REPAIR_REQUEST at a
+ * sender) with nothing queued ahead of it runs in its receive softirq
+ * instead, and a receiver decodes there what is due up to
+ * CREM_FLOW_SOFTIRQ_DECODE (crem_flow_post()).
  *
  * Lifetime: the tables hold one reference; each queued engine or tick
  * work holds one more.  Lookups run under rcu_read_lock() and take the flow's lock; a
@@ -260,11 +261,12 @@ int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
 		      u8 peer_af, const u8 *peer, __be16 port, bool candidate);
 
 /*
- * CREM message @m, parsed from @skb, for @flow: queued for the flow's
- * engine work, or, for a REPAIR to a receiver flow with nothing queued
- * ahead of it, run at once, with what it makes due decoded if that costs
- * at most CREM_FLOW_SOFTIRQ_DECODE.  Held packets wait for H at most, and
- * the engine work runs behind the receive softirq that keeps a busy CPU.
+ * CREM message @m, parsed from @skb, for @flow: run at once if it cannot
+ * code and nothing is queued ahead of it, with what it makes due decoded
+ * if that costs at most CREM_FLOW_SOFTIRQ_DECODE; else queued for the
+ * flow's engine work.  Held packets wait for H at most, the flow's timers
+ * must see the answers that came, and the engine work runs behind the
+ * receive softirq that keeps a busy CPU.
  * Context: softirq, under rcu_read_lock().  Return: true if the flow took
  * @skb (queued or consumed), false if the flow is dead or its inbox full
  * (the caller still owns it).

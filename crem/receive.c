@@ -4,8 +4,9 @@
  *
  * In the receive softirq a datagram is parsed (counted by result),
  * matched to its flow and sender, and handed to the flow
- * (crem_flow_post()): queued on its inbox for its engine work, or, a
- * REPAIR for a receiver flow with nothing queued, run at once.  Matching:
+ * (crem_flow_post()): run at once if it cannot code and nothing is
+ * queued ahead of it, else queued on its inbox for its engine work.
+ * Matching:
  *   HELLO          the receiver flow of its descriptor with its nonce, the
  *                  live one or a candidate; else a new flow, live if none
  *                  is, else a candidate (crem_crf_hello_action()), within
