@@ -179,6 +179,62 @@ void crem_gf_select_best(void)
 	crem_gf_active = isa;
 }
 
+u32 crem_gf_measure(enum crem_simd_isa isa, u8 *buf, u64 (*now_ns)(void),
+		    u64 budget_ns)
+{
+	static const u8 coefs[CREM_GF_MEASURE_SRCS * CREM_GF_MEASURE_ROWS] = {
+		0x8e, 0x47, 0xad, 0xd8, 0x6c, 0x36, 0x1b, 0x83,
+	};
+	const u8 *src[CREM_GF_MEASURE_SRCS];
+	u8 *dst[CREM_GF_MEASURE_ROWS];
+	u64 start, elapsed, bytes = 0, mbs;
+	unsigned int j;
+
+	if (!crem_gf_isa_available(isa))
+		return 0;
+	for (j = 0; j < CREM_GF_MEASURE_SRCS * CREM_GF_MEASURE_LEN; j++)
+		buf[j] = (u8)(j * 131 + (j >> 8));
+	for (j = 0; j < CREM_GF_MEASURE_SRCS; j++)
+		src[j] = buf + j * CREM_GF_MEASURE_LEN;
+	for (j = 0; j < CREM_GF_MEASURE_ROWS; j++)
+		dst[j] = buf + (CREM_GF_MEASURE_SRCS + j) * CREM_GF_MEASURE_LEN;
+	/* Once untimed: a binary translator's first pass is not its speed. */
+	dot(isa, false, CREM_GF_MEASURE_ROWS, CREM_GF_MEASURE_SRCS,
+	    CREM_GF_MEASURE_LEN, coefs, src, dst, false);
+	start = now_ns();
+	do {
+		dot(isa, false, CREM_GF_MEASURE_ROWS, CREM_GF_MEASURE_SRCS,
+		    CREM_GF_MEASURE_LEN, coefs, src, dst, true);
+		bytes += CREM_GF_MEASURE_SRCS * CREM_GF_MEASURE_LEN;
+		elapsed = now_ns() - start;
+	} while (elapsed < budget_ns);
+	mbs = crem_div64(bytes * 1000, elapsed ? elapsed : 1);
+	return mbs > 0xffffffffull ? 0xffffffffu : (u32)mbs;
+}
+
+enum crem_simd_isa crem_gf_select_fastest(u8 *buf, u64 (*now_ns)(void),
+					  u64 budget_ns,
+					  u32 mbs[CREM_SIMD_NR_ISA])
+{
+	enum crem_simd_isa isa, best = CREM_SIMD_SCALAR;
+	u32 speed, best_speed = 0;
+
+	for (isa = CREM_SIMD_SCALAR; isa < CREM_SIMD_NR_ISA; isa++) {
+		speed = 0;
+		if (crem_gf_isa_available(isa) &&
+		    (isa == CREM_SIMD_SCALAR ||
+		     !CREM_WARN_ON_ONCE(!self_test(isa))))
+			speed = crem_gf_measure(isa, buf, now_ns, budget_ns);
+		mbs[isa] = speed;
+		if (speed > best_speed) {
+			best = isa;
+			best_speed = speed;
+		}
+	}
+	crem_gf_active = best;
+	return best;
+}
+
 void crem_gf_dot(unsigned int m, unsigned int nsrc, size_t len,
 		 const u8 *coefs, const u8 *const *src, u8 *const *dst,
 		 bool accumulate)

@@ -8,8 +8,9 @@
  * set), decoding (rows = the unknowns), the streaming encoder (one source,
  * accumulated into the m repairs).  One implementation per instruction set
  * lives in its own dot_<isa>.S; the scalar code here is the reference the
- * others are tested against.  The best available one is chosen once, at
- * init, from the CPU's features.
+ * others are tested against.  One is chosen once, at init: the widest the
+ * CPU offers (crem_gf_select_best()), or in the kernel the fastest as
+ * measured there (crem_gf_select_fastest()).
  */
 #ifndef CREM_FEC_DOT_H
 #define CREM_FEC_DOT_H
@@ -38,6 +39,49 @@ int crem_gf_set_isa(enum crem_simd_isa isa);
  * code on a self-test (a disagreement also warns).  Context: process.
  */
 void crem_gf_select_best(void);
+
+/* What crem_gf_measure() codes: a block flush's shape at a 1 KiB MTU. */
+#define CREM_GF_MEASURE_SRCS 4
+#define CREM_GF_MEASURE_ROWS 2
+#define CREM_GF_MEASURE_LEN 1104
+#define CREM_GF_MEASURE_BYTES \
+	((CREM_GF_MEASURE_SRCS + CREM_GF_MEASURE_ROWS) * CREM_GF_MEASURE_LEN)
+
+/**
+ * crem_gf_measure() - how fast one instruction set codes on this machine
+ * @isa: the instruction set
+ * @buf: CREM_GF_MEASURE_BYTES of scratch
+ * @now_ns: a monotonic clock
+ * @budget_ns: how long to keep coding
+ *
+ * Four sources of 1104 bytes into two rows, accumulated, over and over
+ * for @budget_ns after one untimed pass.
+ *
+ * Context: process.  Return: source bytes coded per microsecond (MB/s),
+ * or 0 if @isa is not available.
+ */
+u32 crem_gf_measure(enum crem_simd_isa isa, u8 *buf, u64 (*now_ns)(void),
+		    u64 budget_ns);
+
+/**
+ * crem_gf_select_fastest() - choose the coder by its speed, as lib/raid6 does
+ * @buf: CREM_GF_MEASURE_BYTES of scratch
+ * @now_ns: a monotonic clock
+ * @budget_ns: time to measure each instruction set
+ * @mbs: filled with each one's speed (crem_gf_measure()), 0 where it is
+ *	 not available or failed its self-test
+ *
+ * The widest instruction set is not always the fastest: under a binary
+ * translator (QEMU's TCG, where the lab's guests run) each vector
+ * instruction may cost more than the bytes it saves, and some CPUs slow
+ * down for their widest registers.  Only a coder that agrees with the
+ * scalar one on the self-test is measured.
+ *
+ * Context: process.  Return: the instruction set now used.
+ */
+enum crem_simd_isa crem_gf_select_fastest(u8 *buf, u64 (*now_ns)(void),
+					  u64 budget_ns,
+					  u32 mbs[CREM_SIMD_NR_ISA]);
 
 /**
  * crem_gf_dot() - multiply-accumulate symbols by coefficient rows

@@ -183,11 +183,64 @@ static void isa_selection_is_best_available(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, crem_gf_set_isa(CREM_SIMD_NR_ISA), -EOPNOTSUPP);
 }
 
+/* A clock that moves by fake_step at every reading. */
+static u64 fake_now, fake_step;
+static unsigned int fake_shrink;
+
+static u64 fake_clock(void)
+{
+	fake_now += fake_step;
+	if (fake_shrink && fake_step > fake_shrink)
+		fake_step -= fake_shrink;
+	return fake_now;
+}
+
+static void isa_measured_speed(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, CREM_GF_MEASURE_BYTES, GFP_KERNEL);
+	enum crem_simd_isa before = crem_gf_isa(), isa, last = 0;
+	u32 mbs[CREM_SIMD_NR_ISA];
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* 1 us a reading, 10 us of budget: ten timed passes of 4416 bytes. */
+	fake_step = 1000;
+	fake_shrink = 0;
+	KUNIT_EXPECT_EQ(test, crem_gf_measure(CREM_SIMD_SCALAR, buf, fake_clock,
+					      10000), 4416u);
+	KUNIT_EXPECT_EQ(test, crem_gf_measure(CREM_SIMD_NR_ISA, buf, fake_clock,
+					      10000), 0u);
+
+	/* Equal speeds: the narrowest stays; each available one measured. */
+	isa = crem_gf_select_fastest(buf, fake_clock, 10000, mbs);
+	KUNIT_EXPECT_EQ(test, isa, CREM_SIMD_SCALAR);
+	KUNIT_EXPECT_EQ(test, crem_gf_isa(), CREM_SIMD_SCALAR);
+	for (isa = 0; isa < CREM_SIMD_NR_ISA; isa++)
+		KUNIT_EXPECT_EQ_MSG(test, mbs[isa],
+				    crem_gf_isa_available(isa) ? 4416u : 0u,
+				    "%s", crem_gf_isa_name(isa));
+
+	/* Each reading a little shorter: every coder measured is faster. */
+	fake_step = 2000;
+	fake_shrink = 10;
+	isa = crem_gf_select_fastest(buf, fake_clock, 20000, mbs);
+	for (last = 0; last < CREM_SIMD_NR_ISA; last++)
+		if (mbs[last])
+			KUNIT_EXPECT_TRUE(test, crem_gf_isa_available(last));
+	for (last = CREM_SIMD_NR_ISA - 1; last > 0 && !mbs[last]; last--)
+		;
+	KUNIT_EXPECT_EQ(test, isa, last);
+	KUNIT_EXPECT_EQ(test, crem_gf_isa(), last);
+	KUNIT_EXPECT_GT(test, mbs[last], mbs[CREM_SIMD_SCALAR]);
+
+	KUNIT_EXPECT_EQ(test, crem_gf_set_isa(before), 0);
+}
+
 static struct kunit_case crem_fec_isa_test_cases[] = {
 	KUNIT_CASE(isa_random_cases_match_scalar),
 	KUNIT_CASE(isa_long_symbols_match_scalar),
 	KUNIT_CASE(isa_single_source_accumulate),
 	KUNIT_CASE(isa_selection_is_best_available),
+	KUNIT_CASE(isa_measured_speed),
 	{}
 };
 
