@@ -3,8 +3,9 @@
 #
 # The lab's debug kernel: Debian's linux-source-6.1 built with KASAN,
 # lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP, kmemleak, KFENCE and
-# KUnit, plus what the lab needs (debug.config), so that crem's kernel
-# glue runs under the checkers in the same two-guest lab.
+# KUnit, plus what the lab needs and nothing else (debug.config, applied
+# to allnoconfig), so that crem's kernel glue runs under the checkers in
+# the same two-guest lab.
 #
 # The build is cached by the hash of its inputs (the source package's
 # version, debug.config and the recipe version below, raised whenever the
@@ -24,7 +25,7 @@ lab_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${CREM_CACHE:-$HOME/.cache/crem}
 tarball=/usr/src/linux-source-6.1.tar.xz
 jobs=${JOBS:-$(nproc)}
-recipe=1
+recipe=2
 
 die() {
 	echo "debug kernel: $*" >&2
@@ -65,34 +66,26 @@ build_kernel() {
 	unpack
 	mkdir -p "$build"
 	echo "debug kernel: configuring in $build" >&2
-	make -s -C "$src" O="$build" x86_64_defconfig >&2
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$build" \
-		"$build/.config" "$src/kernel/configs/kvm_guest.config" \
-		"$lab_dir/debug.config" >&2
-	make -s -C "$src" O="$build" olddefconfig >&2
-	# Every option of the fragment must have survived the dependencies.
+	make -s -C "$src" O="$build" \
+		KCONFIG_ALLCONFIG="$lab_dir/debug.config" allnoconfig >&2
+	# Every option the file turns on must have survived its dependencies,
+	# and what it turns off must be off.
 	local missing
-	missing=$(grep -E '^CONFIG_[A-Z0-9_]+=[ym]$' "$lab_dir/debug.config" |
-		while read -r opt; do
-			grep -qx "$opt" "$build/.config" || echo "$opt"
-		done)
+	missing=$( {
+		grep -E '^CONFIG_[A-Z0-9_]+=[ym]$' "$lab_dir/debug.config" |
+			while read -r opt; do
+				if ! grep -qx "$opt" "$build/.config"; then
+					echo "$opt"
+				fi
+			done
+		sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' \
+			"$lab_dir/debug.config" | while read -r opt; do
+				if grep -qE "^$opt=[ym]$" "$build/.config"; then
+					echo "$opt on"
+				fi
+			done
+	} | tr '\n' ' ')
 	[ -z "$missing" ] || die "options lost to their dependencies: $missing"
-	# What it turns off: these few change how the kernel runs or is
-	# named, and must stay off; the rest only trims the build, and one
-	# that another option selects stays on, which is worth a note.
-	local must_off="CONFIG_LOCALVERSION_AUTO CONFIG_MODULE_SIG
-			CONFIG_DEBUG_INFO CONFIG_DEBUG_KMEMLEAK_AUTO_SCAN"
-	local left_on= opt
-	for opt in $(sed -n 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1/p' \
-			"$lab_dir/debug.config"); do
-		grep -qE "^$opt=[ym]$" "$build/.config" || continue
-		case " $(echo $must_off) " in
-		*" $opt "*) die "$opt is selected by another option" ;;
-		esac
-		left_on="$left_on $opt"
-	done
-	[ -z "$left_on" ] ||
-		echo "debug kernel: left on, selected by others:$left_on" >&2
 	echo "debug kernel: building with $jobs jobs (the first time only)" >&2
 	local start=$SECONDS
 	make -s -C "$src" O="$build" -j"$jobs" bzImage modules >&2
