@@ -70,7 +70,8 @@ help:
 	@echo "make check        deps, then every test layer; ends 'N passed, N failed'"
 	@echo "make demo         deps, then ib_write_bw across a 10 ms, 1 % loss link"
 	@echo "make nlgen        regenerate the netlink code from $(NLSPEC)"
-	@echo "make bench        FEC coders against ISA-L (BENCH_RUNS=7)"
+	@echo "make bench        FEC coders against ISA-L (BENCH_RUNS=7), the engine's"
+	@echo "                  packet path against memcpy (ENGINE_BENCH_PACKETS)"
 	@echo "make vectors      regenerate the RoCEv2 test vectors with scapy"
 	@echo "make capture      capture rxe packets in the lab for the vectors"
 
@@ -241,9 +242,18 @@ BENCH_BIN := $(UDIR)/fec_bench
 $(BENCH_BIN): tests/bench/fec_bench.c $(CORE_LIB)
 	$(CC) $(USER_CFLAGS) -O2 $< $(CORE_LIB) -lisal -o $@
 
+# The engine's packet path, sender and receiver, against a memcpy() of
+# each packet (tests/bench/engine_bench.c).
+ENGINE_BENCH_BIN := $(UDIR)/engine_bench
+ENGINE_BENCH_SRCS := tests/bench/engine_bench.c tests/harness/traffic.c \
+		     tests/harness/sim.c
+$(ENGINE_BENCH_BIN): $(ENGINE_BENCH_SRCS) $(CORE_LIB) $(wildcard tests/harness/*.h)
+	$(CC) $(USER_CFLAGS) -O2 $(ENGINE_BENCH_SRCS) $(CORE_LIB) -o $@
+
 .PHONY: bench
-bench: deps $(BENCH_BIN)
+bench: deps $(BENCH_BIN) $(ENGINE_BENCH_BIN)
 	$(BENCH_BIN) $(BENCH_RUNS)
+	$(ENGINE_BENCH_BIN) $(ENGINE_BENCH_PACKETS)
 
 # libFuzzer targets of the parsers (tests/fuzz/README).
 FUZZ_DIR := $(BUILD)/fuzz
