@@ -134,6 +134,11 @@ bool crem_flowtable_unlink(struct crem_flow *flow)
 	return unlinked;
 }
 
+static bool same_peer(const struct crem_flow *a, const struct crem_flow *b)
+{
+	return a->peer_af == b->peer_af && !memcmp(a->peer, b->peer, 16);
+}
+
 struct crem_flow *crem_flowtable_promote(struct crem_flow *candidate)
 {
 	struct crem_net *cn = candidate->cn;
@@ -145,6 +150,16 @@ struct crem_flow *crem_flowtable_promote(struct crem_flow *candidate)
 		key = candidate->key;
 		key.candidate = 0;
 		live = crem_flow_lookup(cn, &key);
+		/*
+		 * Only its own peer replaces a live flow.  receive.c makes
+		 * no candidate from another address, but the live flow may
+		 * have ended after this candidate was made, and another
+		 * address negotiated the descriptor afresh meanwhile.
+		 */
+		if (live && !same_peer(live, candidate)) {
+			spin_unlock_bh(&cn->flows_lock);
+			return NULL;
+		}
 		if (live && !unlink_locked(live))
 			live = NULL;
 		/*

@@ -39,8 +39,10 @@ void crem_flowtable_hash_id(struct crem_flow *flow);
 bool crem_flowtable_unlink(struct crem_flow *flow);
 
 /*
- * Candidate @candidate takes the place of the live flow of its key.
- * Return: that flow, now out of the tables (the caller ends it), or NULL.
+ * Candidate @candidate takes the place of the live flow of its key, if
+ * that flow's peer is the candidate's.  Return: that flow, now out of the
+ * tables (the caller ends it), or NULL (none, or another peer's: the
+ * candidate stays one).
  */
 struct crem_flow *crem_flowtable_promote(struct crem_flow *candidate);
 

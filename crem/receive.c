@@ -94,8 +94,9 @@ static const struct crem_crf *crf_of(const struct crem_flow *flow)
 
 /*
  * CLOSE for unknown Flow IDs: a sender needs one to negotiate again, so
- * each address gets a few a second, and all together a thousand.  Each
- * answers a message at least as long, to the address it came from.
+ * each address gets a few a second, and all strangers together a
+ * thousand (configured peers are not counted in that).  Each answers a
+ * message at least as long, to the address it came from.
  */
 static const struct crem_rate close_rate_addr = {
 	.interval_ns = 100 * NSEC_PER_MSEC, .burst = 4,
@@ -184,8 +185,8 @@ static struct crem_flow *flow_of(struct crem_net *cn, const struct crem_msg *m,
 
 /*
  * A HELLO with a nonce no flow of its descriptor has: a new receiver
- * flow, answered from here; beside a live flow, a candidate, in place of
- * an earlier candidate.
+ * flow, answered from here; beside a live flow, and only from that flow's
+ * peer, a candidate, in place of an earlier candidate.
  */
 static void new_receiver(struct crem_net *cn, const struct crem_msg *m,
 			 const struct crem_msg_cb *cb)
@@ -196,6 +197,18 @@ static void new_receiver(struct crem_net *cn, const struct crem_msg *m,
 
 	if (!cfg->enabled || !(cfg->role & CREM_ROLE_RECEIVER)) {
 		crem_net_stat_inc(cn, CREM_STAT_HELLO_REFUSED);
+		return;
+	}
+	/*
+	 * Only the live flow's own peer may start its replacement.  Any other
+	 * address would receive the candidate's HELLO_ACK itself, confirm
+	 * the candidate with its Flow ID, and take the flow's place: its
+	 * sources' reports, and REPAIRs that hold them (security.rst, the
+	 * replacement rule).
+	 */
+	live = receiver_of_hello(cn, m, false);
+	if (live && !from_peer(live, cb->af, cb->addr)) {
+		crem_net_stat_inc(cn, CREM_STAT_MSGS_WRONG_PEER);
 		return;
 	}
 	if (!hello_admitted(cn, cfg, cb))
@@ -209,14 +222,14 @@ static void new_receiver(struct crem_net *cn, const struct crem_msg *m,
 		crem_net_stat_inc(cn, CREM_STAT_STRANGER_FLOW_LIMIT);
 		return;
 	}
-	live = receiver_of_hello(cn, m, false);
 	if (live) {
 		candidate = receiver_of_hello(cn, m, true);
 		if (candidate)
 			crem_flow_kill(candidate);
-		crem_net_stat_inc(cn, CREM_STAT_FLOW_CANDIDATES);
 	}
-	err = crem_flow_new_crf(cn, m, cb->af, cb->addr, cb->port, live);
+	err = crem_flow_new_crf(cn, m, cb->af, cb->addr, cb->port, !!live);
+	if (!err && live)
+		crem_net_stat_inc(cn, CREM_STAT_FLOW_CANDIDATES);
 	/* -EEXIST: another CPU made it from the same HELLO's twin. */
 	if (err && err != -EEXIST)
 		crem_net_stat_inc(cn, CREM_STAT_HELLO_REFUSED);
@@ -235,7 +248,7 @@ static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
 	u8 buf[CREM_CRF_UNKNOWN_ANSWER_MAX];
 	u64 now = ktime_get_ns();
-	bool ok;
+	bool ok, known;
 	int len;
 
 	if (!cfg->enabled || !(cfg->role & CREM_ROLE_RECEIVER))
@@ -243,10 +256,15 @@ static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 	len = crem_crf_answer_unknown(m, buf, sizeof(buf));
 	if (len <= 0)
 		return;
+	/*
+	 * A configured peer's answer never waits on the strangers' budget,
+	 * which spoofed sources can spend: its own rate bounds it.
+	 */
+	known = crem_cfg_known_peer(cfg, cb->af, cb->addr);
 	spin_lock_bh(&cn->admit_lock);
 	ok = crem_admit(&cn->close_admit, &close_rate_addr, cb->af, cb->addr,
 			now) &&
-	     crem_rate_take(&cn->close_tat, &close_rate_all, now);
+	     (known || crem_rate_take(&cn->close_tat, &close_rate_all, now));
 	spin_unlock_bh(&cn->admit_lock);
 	if (!ok) {
 		crem_net_stat_inc(cn, CREM_STAT_CLOSES_UNKNOWN_LIMITED);

@@ -31,7 +31,7 @@ struct crem_admit {
 	u64 tat[CREM_ADMIT_SLOTS];	/* theoretical arrival times */
 };
 
-/*
+/**
  * crem_rate_take() - take one event from a meter
  * @tat: the meter; 0 at first
  * @rate: its rate and burst
@@ -44,7 +44,7 @@ bool crem_rate_take(u64 *tat, const struct crem_rate *rate, u64 now_ns);
 /* An empty table, its slots chosen under @key (random, kept secret). */
 void crem_admit_init(struct crem_admit *a, u64 key);
 
-/*
+/**
  * crem_admit() - take one event for a peer address
  * @a: the table
  * @rate: the rate and burst of each address (of each slot)

@@ -1928,12 +1928,17 @@ enum crem_hello_action crem_crf_hello_action(const struct crem_crf *live,
 					     const struct crem_crf *candidate,
 					     const struct crem_msg *hello)
 {
+	/*
+	 * A candidate whose live flow has ended is still the flow of its
+	 * nonce: a second flow for the same HELLO would be answered with
+	 * another Flow ID.
+	 */
+	if (candidate && hello->hello.nonce == candidate->nonce)
+		return CREM_HELLO_TO_CANDIDATE;
 	if (!live)
 		return CREM_HELLO_NEW_FLOW;
 	if (hello->hello.nonce == live->nonce)
 		return CREM_HELLO_TO_LIVE;
-	if (candidate && hello->hello.nonce == candidate->nonce)
-		return CREM_HELLO_TO_CANDIDATE;
 	return CREM_HELLO_NEW_CANDIDATE;
 }
 

@@ -319,9 +319,11 @@ int crem_crf_hello_again(struct crem_crf *crf, const struct crem_msg *hello);
  * nonce that neither has does not replace a live flow on its own word:
  * anyone who can put the sender's address on a datagram can send one.  It
  * makes a candidate beside the live flow, in place of any earlier
- * candidate.  The candidate takes the live flow's place only when its
- * bound peer sends with the Flow ID that the candidate's HELLO_ACK gave
+ * candidate; the owner makes one only for a HELLO from the live flow's own
+ * peer.  The candidate takes the live flow's place only when its bound
+ * peer sends with the Flow ID that the candidate's HELLO_ACK gave
  * (crem_crf_confirms()), which only whoever received that HELLO_ACK knows.
+ * A candidate answers its own nonce even once its live flow has ended.
  */
 enum crem_hello_action {
 	CREM_HELLO_NEW_FLOW,		/* no live flow: a new one, live */
@@ -330,7 +332,7 @@ enum crem_hello_action {
 	CREM_HELLO_NEW_CANDIDATE,	/* a new nonce: a (new) candidate */
 };
 
-/*
+/**
  * crem_crf_hello_action() - apply the replacement rule
  * @live: the flow that takes the descriptor's packets, or NULL
  * @candidate: the candidate beside it, or NULL
@@ -377,7 +379,7 @@ int crem_crf_answer_unknown(const struct crem_msg *msg, u8 *buf, size_t size);
  */
 bool crem_crf_reserved(const struct crem_crf *crf);
 
-/*
+/**
  * crem_crf_traffic_bytes() - what the traffic state will take
  * @crf: a flow crem_crf_start() made
  * @charge: what the owner's allocator takes for an allocation of a size
@@ -386,6 +388,8 @@ bool crem_crf_reserved(const struct crem_crf *crf);
  * of the environment, and one chunk of the window's symbols, each
  * allocation as @charge counts it: an owner whose limit this exceeds
  * could never protect the flow, and refuses its HELLO.
+ *
+ * Return: the octets charged.
  */
 size_t crem_crf_traffic_bytes(const struct crem_crf *crf,
 			      size_t (*charge)(size_t size));

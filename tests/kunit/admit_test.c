@@ -161,6 +161,9 @@ static void hello_never_replaces_a_live_flow(struct kunit *test)
 			CREM_HELLO_NEW_CANDIDATE);
 	KUNIT_EXPECT_EQ(test, crem_crf_hello_action(live, cand, &hello),
 			CREM_HELLO_TO_CANDIDATE);
+	/* Its live flow ended: the candidate still answers its own nonce. */
+	KUNIT_EXPECT_EQ(test, crem_crf_hello_action(NULL, cand, &hello),
+			CREM_HELLO_TO_CANDIDATE);
 	hello.hello.nonce = 0x3333;
 	KUNIT_EXPECT_EQ(test, crem_crf_hello_action(live, cand, &hello),
 			CREM_HELLO_NEW_CANDIDATE);
