@@ -67,9 +67,10 @@ u32 crem_gf_measure(enum crem_simd_isa isa, u8 *buf, u64 (*now_ns)(void),
  * crem_gf_select_fastest() - choose the coder by its speed, as lib/raid6 does
  * @buf: CREM_GF_MEASURE_BYTES of scratch
  * @now_ns: a monotonic clock
- * @budget_ns: time to measure each instruction set
- * @mbs: filled with each one's speed (crem_gf_measure()), 0 where it is
- *	 not available or failed its self-test
+ * @budget_ns: time to measure each instruction set in each of three
+ *	       rounds
+ * @mbs: filled with each one's speed, its best round (crem_gf_measure()),
+ *	 0 where it is not available or failed its self-test
  *
  * The widest instruction set is not always the fastest: under a binary
  * translator (QEMU's TCG, where the lab's guests run) each vector
