@@ -33,6 +33,8 @@
 #   CREM_LAB_SMP       vCPUs per guest (default 1)
 #   CREM_LAB_CPU       QEMU's CPU model (default max)
 #   CREM_LAB_MEM       MiB of memory per guest (default 1024)
+#   CREM_LAB_QUIET     the kernel's console verbosity: "quiet" (default), or
+#                      empty for every boot message on the consoles
 #   CREM_CACHE         cache directory (default ~/.cache/crem)
 #
 # The guest's userland is busybox plus the host's own binaries and their
@@ -152,6 +154,9 @@ base_image() {
 		sha256sum < "${BASH_SOURCE[0]}"
 		dpkg-query -W $lab_pkgs 2>/dev/null
 		cat "$("$lab_dir/kernel.sh" root "$kver")/lib/modules/$kver/modules.dep"
+		# A rebuilt kernel of the same release (the debug kernel with
+		# a new config) has the same modules.dep, not the same modules.
+		sha256sum < "$("$lab_dir/kernel.sh" root "$kver")/boot/vmlinuz-$kver"
 	} | sha256sum | cut -c1-16)
 	dir=$cache/lab
 	mkdir -p "$dir"
@@ -212,7 +217,7 @@ boot_guest() {
 		qemu-system-x86_64 -m "${CREM_LAB_MEM:-1024}" -smp "$smp" -cpu "${CREM_LAB_CPU:-max}" -no-reboot \
 		-display none -monitor none -serial "file:$console" \
 		-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
-		-append "console=ttyS0 quiet panic=-1 crem.role=$role $*" \
+		-append "console=ttyS0 ${CREM_LAB_QUIET-quiet} panic=-1 crem.role=$role $*" \
 		-netdev "stream,id=link,server=$server,addr.type=unix,addr.path=$sock" \
 		-device "virtio-net-pci,netdev=link,mac=$mac" \
 		</dev/null >/dev/null 2>"$console.qemu" || true
@@ -294,7 +299,9 @@ cmd_run() {
 	done
 
 	if ! boot_pair "$out" "$initrd" "$kver" "$args"; then
-		echo "lab: $script: a guest did not reach its test in ${CREM_LAB_BOOT_TIMEOUT:-300} s (A: $(wc -c < "$out/a.console") bytes of console, B: $(wc -c < "$out/b.console")); booting the pair again" >&2
+		echo "lab: $script: a guest did not reach its test in ${CREM_LAB_BOOT_TIMEOUT:-300} s (A: $(wc -c < "$out/a.console") bytes of console, B: $(wc -c < "$out/b.console")); booting the pair again; the consoles are kept as *.console.stuck" >&2
+		mv "$out/a.console" "$out/a.console.stuck"
+		mv "$out/b.console" "$out/b.console.stuck"
 		boot_pair "$out" "$initrd" "$kver" "$args" ||
 			echo "lab: $script: again a guest did not reach its test" >&2
 	fi
