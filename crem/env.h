@@ -57,12 +57,24 @@ bool crem_env_crf_could_fit(struct crem_flow *flow);
 
 struct crem_net;
 
-/*
- * A flow object of @size, zeroed, charged like the engine's buffers to
- * @cn (mem-limit) and its memory cgroup.  Any context.  NULL at the limit
- * or without memory.  crem_env_free_flow() frees it and its charge.
+/**
+ * crem_env_alloc_flow() - allocate a flow object, charged
+ * @cn: the namespace whose mem-limit and memory cgroup pay for it
+ * @size: its size in octets
+ *
+ * The object is zeroed and charged like the engine's buffers.
+ * crem_env_free_flow() frees it and its charge.  Context: any.
+ *
+ * Return: the object, or NULL at the limit or without memory.
  */
 void *crem_env_alloc_flow(struct crem_net *cn, size_t size);
+
+/**
+ * crem_env_free_flow() - free a flow object and its charge
+ * @cn: the namespace crem_env_alloc_flow() charged
+ * @mem: the object, or NULL
+ * @size: the size it was allocated with
+ */
 void crem_env_free_flow(struct crem_net *cn, void *mem, size_t size);
 
 /*

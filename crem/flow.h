@@ -292,10 +292,12 @@ void crem_flow_close(struct crem_flow *flow, u16 reason);
 /* End the flow (see the teardown order above).  Context: any. */
 void crem_flow_kill(struct crem_flow *flow);
 
-/*
- * Candidate receiver flow @flow was confirmed: it takes the place of the
- * live flow of its key, which ends.  Context: softirq, under
- * rcu_read_lock().
+/**
+ * crem_flow_promote() - a confirmed candidate becomes the live flow
+ * @flow: the candidate receiver flow its sender confirmed
+ *
+ * The live flow of its key, if its peer is the candidate's, ends.
+ * Context: softirq, under rcu_read_lock().
  */
 void crem_flow_promote(struct crem_flow *flow);
 

@@ -76,7 +76,7 @@ bool crem_flowtable_publish(struct crem_net *cn, struct crem_flow *flow,
 			flow->id_hashed = true;
 		}
 		list_add_tail_rcu(&flow->list, &cn->flows);
-		cn->nstrangers += flow->stranger;
+		WRITE_ONCE(cn->nstrangers, cn->nstrangers + flow->stranger);
 		cn->nflows++;
 		cn->flows_created++;
 		ok = true;
@@ -115,7 +115,7 @@ static bool unlink_locked(struct crem_flow *flow)
 	if (flow->key.role == CREM_ROLE_SENDER)
 		hash_del_rcu(&flow->by_pair);
 	list_del_rcu(&flow->list);
-	cn->nstrangers -= flow->stranger;
+	WRITE_ONCE(cn->nstrangers, cn->nstrangers - flow->stranger);
 	cn->nflows--;
 	st = crem_flow_stats(flow);
 	for (i = 0; i < CREM_FLOW_STAT_COUNT; i++)

@@ -38,11 +38,15 @@ void crem_flowtable_hash_id(struct crem_flow *flow);
  */
 bool crem_flowtable_unlink(struct crem_flow *flow);
 
-/*
- * Candidate @candidate takes the place of the live flow of its key, if
- * that flow's peer is the candidate's.  Return: that flow, now out of the
- * tables (the caller ends it), or NULL (none, or another peer's: the
- * candidate stays one).
+/**
+ * crem_flowtable_promote() - make a candidate the live flow of its key
+ * @candidate: the candidate receiver flow
+ *
+ * It takes the place of the live flow of its key if that flow's peer is
+ * the candidate's.  Takes flows_lock.
+ *
+ * Return: that flow, now out of the tables (the caller ends it), or NULL
+ * (none, or another peer's: the candidate stays one).
  */
 struct crem_flow *crem_flowtable_promote(struct crem_flow *candidate);
 

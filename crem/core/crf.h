@@ -345,10 +345,14 @@ enum crem_hello_action crem_crf_hello_action(const struct crem_crf *live,
 					     const struct crem_crf *candidate,
 					     const struct crem_msg *hello);
 
-/*
- * Does @msg, carrying a candidate's Flow ID and from its bound peer,
- * confirm the candidate?  A PARAM_UPDATE or a REPAIR does: the sender
- * uses the Flow ID.
+/**
+ * crem_crf_confirms() - does a message confirm a candidate flow?
+ * @msg: a message carrying the candidate's Flow ID, from its bound peer
+ *
+ * A PARAM_UPDATE or a REPAIR does: only the sender that received the
+ * candidate's HELLO_ACK uses that Flow ID.
+ *
+ * Return: true if @msg confirms the candidate.
  */
 bool crem_crf_confirms(const struct crem_msg *msg);
 
@@ -372,10 +376,15 @@ bool crem_crf_confirms(const struct crem_msg *msg);
  */
 int crem_crf_answer_unknown(const struct crem_msg *msg, u8 *buf, size_t size);
 
-/*
- * Has the flow taken its traffic state (the window, block slots, pins and
- * hold queue)?  It does with its first source or REPAIR, not at HELLO, so
- * that a flow nobody sends on costs little.
+/**
+ * crem_crf_reserved() - has the flow taken its traffic state?
+ * @crf: the receiver flow
+ *
+ * The traffic state is the window, block slots, pins and hold queue.  A
+ * flow takes it with its first source or REPAIR, not at HELLO, so that a
+ * flow nobody sends on costs little.
+ *
+ * Return: true once it has.
  */
 bool crem_crf_reserved(const struct crem_crf *crf);
 
