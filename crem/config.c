@@ -86,3 +86,17 @@ bool crem_cfg_known_peer(const struct crem_cfg *cfg, u8 af, const u8 *addr)
 			return true;
 	return false;
 }
+
+bool crem_cfg_may_start(const struct crem_cfg *cfg, u8 src_af, const u8 *src,
+			u8 af, const u8 *from)
+{
+	const struct crem_prefix *p;
+
+	if (src_af == af && !memcmp(src, from, 16))
+		return true;
+	p = crem_cfg_protected(cfg, src_af, src);
+	if (p && p->has_peer)
+		return p->af == af && !memcmp(p->peer, from, 16);
+	return !crem_cfg_known_peer(cfg, src_af, src) &&
+	       crem_cfg_known_peer(cfg, af, from);
+}

@@ -69,11 +69,39 @@ const struct crem_prefix *crem_cfg_protected(const struct crem_cfg *cfg,
 /* Is @addr an allowed PATH_REPORT source? */
 bool crem_cfg_reporter(const struct crem_cfg *cfg, u8 af, const u8 *addr);
 
-/*
- * Is @addr a configured peer: inside a protected prefix, or the peer
- * gateway of one?  HELLOs from anyone else (strangers) make flows only
- * within the strangers' share (security.rst, "HELLO floods").
+/**
+ * crem_cfg_known_peer() - is an address a configured peer?
+ * @cfg: the namespace's configuration
+ * @af: AF_INET or AF_INET6
+ * @addr: the address, 4 or 16 octets
+ *
+ * A configured peer is inside a protected prefix, or the peer gateway of
+ * one.  HELLOs from anyone else (strangers) make flows only within the
+ * strangers' share (security.rst, "HELLO floods").
+ *
+ * Return: true for a configured peer.
  */
 bool crem_cfg_known_peer(const struct crem_cfg *cfg, u8 af, const u8 *addr);
+
+/**
+ * crem_cfg_may_start() - may an address start flows of a source address?
+ * @cfg: the namespace's configuration
+ * @src_af: the flow's address family, CREM_AF_INET or CREM_AF_INET6
+ * @src: the flow's source address, as its HELLO names it
+ * @af: the HELLO's own address family
+ * @from: the HELLO's own source address
+ *
+ * A HELLO's descriptor names any source address it likes, and whoever
+ * sent it receives the HELLO_ACK and speaks for the flow from then on
+ * (security.rst, "Who speaks for a flow").  So a flow's CSF must be where
+ * its sources come from: the RDMA sender itself (host mode), or the peer
+ * gateway configured for a protected prefix that holds @src (gateway
+ * mode).  A configured peer may also speak for a source address that no
+ * configuration names, such as another address of its own host.
+ *
+ * Return: true if @from may start a flow whose source is @src.
+ */
+bool crem_cfg_may_start(const struct crem_cfg *cfg, u8 src_af, const u8 *src,
+			u8 af, const u8 *from);
 
 #endif /* CREM_CONFIG_H */

@@ -83,12 +83,17 @@ struct crem_pool_buf {
  * @pool_next: the entry to go next when every one is taken
  * @pool_epoch: counts the memory cgroups charged: a buffer of an older
  *	one is not kept
- * @nstrangers: receiver flows in the tables whose peer is a stranger
- *	(under @flows_lock)
+ * @nstrangers: receiver flows in the tables whose peer is a stranger;
+ *	written under @flows_lock, read without it as a hint (receive.c)
  * @stranger_mem: bytes of engine memory charged to those flows
- * @admit_lock: guards @hello_admit, @close_admit and @close_tat
- * @hello_admit: new receiver flows, by the HELLO's source address
- * @close_admit: CLOSEs for unknown Flow IDs, by destination address
+ * @admit_lock: guards @hello_admit, @peer_hello_admit, @close_admit and
+ *	@close_tat
+ * @hello_admit: new receiver flows from strangers, by the HELLO's source
+ *	address (an IPv6 one by its /64)
+ * @peer_hello_admit: the same from configured peers, apart so that
+ *	strangers cannot spend their meters
+ * @close_admit: CLOSEs for unknown Flow IDs, by destination address (an
+ *	IPv6 one by its /64)
  * @close_tat: the same, all addresses together
  */
 struct crem_net {
@@ -126,6 +131,7 @@ struct crem_net {
 	atomic64_t stranger_mem;
 	spinlock_t admit_lock;
 	struct crem_admit hello_admit;
+	struct crem_admit peer_hello_admit;
 	struct crem_admit close_admit;
 	u64 close_tat;
 };

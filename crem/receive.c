@@ -107,27 +107,30 @@ static const struct crem_rate close_rate_all = {
 
 /*
  * May a HELLO from @cb's address make a flow now?  A stranger's address
- * may start hello-rate flows at once and then hello-rate a second (250 by
- * default); a configured peer, which may open hundreds of QPs at once,
- * four times that.  A namespace other than the initial one never above
- * the initial one's rate.  In the socket's receive path, under RCU.
+ * (an IPv6 one by its /64) may start hello-rate flows at once and then
+ * hello-rate a second (250 by default); a configured peer (@known), which
+ * may open hundreds of QPs at once, four times that, on meters of their
+ * own that no stranger spends.  A namespace other than the initial one
+ * never above the initial one's rate.  In the socket's receive path,
+ * under RCU.
  */
 static bool hello_admitted(struct crem_net *cn, const struct crem_cfg *cfg,
-			   const struct crem_msg_cb *cb)
+			   const struct crem_msg_cb *cb, bool known)
 {
+	struct crem_admit *table = known ? &cn->peer_hello_admit :
+					   &cn->hello_admit;
 	u32 n = cfg->hello_rate;
 	struct crem_rate rate;
 	bool ok;
 
 	if (!net_eq(cn->net, &init_net))
 		n = min(n, rcu_dereference(crem_net(&init_net)->cfg)->hello_rate);
-	if (crem_cfg_known_peer(cfg, cb->af, cb->addr))
+	if (known)
 		n *= 4;
 	rate.interval_ns = NSEC_PER_SEC / n;
 	rate.burst = n;
 	spin_lock_bh(&cn->admit_lock);
-	ok = crem_admit(&cn->hello_admit, &rate, cb->af, cb->addr,
-			ktime_get_ns());
+	ok = crem_admit(table, &rate, cb->af, cb->addr, ktime_get_ns());
 	spin_unlock_bh(&cn->admit_lock);
 	if (!ok)
 		crem_net_stat_inc(cn, CREM_STAT_HELLO_RATE_LIMITED);
@@ -142,7 +145,6 @@ static bool hello_admitted(struct crem_net *cn, const struct crem_cfg *cfg,
 static struct crem_flow *flow_of(struct crem_net *cn, const struct crem_msg *m,
 				 u8 af, const u8 *addr)
 {
-	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
 	const struct crem_wire_path_report *pr = &m->path_report;
 	struct crem_flow *rx, *tx;
 	struct crem_flow_key key;
@@ -162,10 +164,6 @@ static struct crem_flow *flow_of(struct crem_net *cn, const struct crem_msg *m,
 	case CREM_MSG_HELLO_ACK:
 		return by_nonce(cn, m->hello_ack.nonce);
 	case CREM_MSG_PATH_REPORT:
-		if (!crem_cfg_reporter(cfg, af, addr)) {
-			crem_net_stat_inc(cn, CREM_STAT_REPORTS_REFUSED);
-			return NULL;
-		}
 		crem_flow_key_init(&key, CREM_ROLE_SENDER, pr->af,
 				   pr->flow_label, pr->src, pr->dst);
 		return crem_flow_lookup(cn, &key);
@@ -193,6 +191,7 @@ static void new_receiver(struct crem_net *cn, const struct crem_msg *m,
 {
 	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
 	struct crem_flow *live, *candidate;
+	bool known;
 	int err;
 
 	if (!cfg->enabled || !(cfg->role & CREM_ROLE_RECEIVER)) {
@@ -200,28 +199,35 @@ static void new_receiver(struct crem_net *cn, const struct crem_msg *m,
 		return;
 	}
 	/*
-	 * Only the live flow's own peer may start its replacement.  Any other
-	 * address would receive the candidate's HELLO_ACK itself, confirm
-	 * the candidate with its Flow ID, and take the flow's place: its
-	 * sources' reports, and REPAIRs that hold them (security.rst, the
-	 * replacement rule).
+	 * Whoever sends the HELLO receives its HELLO_ACK and speaks for the
+	 * flow: it must be where the flow's sources come from.  Then only
+	 * the live flow's own peer may start its replacement.  Any other
+	 * address would confirm the candidate with the Flow ID it was told,
+	 * and take the flow's place: its sources' reports, and REPAIRs that
+	 * hold them (security.rst, "Who speaks for a flow").
 	 */
+	if (!crem_cfg_may_start(cfg, m->hello.af, m->hello.src, cb->af,
+				cb->addr)) {
+		crem_net_stat_inc(cn, CREM_STAT_MSGS_WRONG_PEER);
+		return;
+	}
 	live = receiver_of_hello(cn, m, false);
 	if (live && !from_peer(live, cb->af, cb->addr)) {
 		crem_net_stat_inc(cn, CREM_STAT_MSGS_WRONG_PEER);
 		return;
 	}
-	if (!hello_admitted(cn, cfg, cb))
-		return;
 	/*
-	 * The strangers' share, before anything is allocated; publishing
-	 * checks it again under the lock.
+	 * The strangers' share, before a meter is spent or anything is
+	 * allocated; publishing checks it again under the lock.
 	 */
-	if (!crem_cfg_known_peer(cfg, cb->af, cb->addr) &&
+	known = crem_cfg_known_peer(cfg, cb->af, cb->addr);
+	if (!known &&
 	    READ_ONCE(cn->nstrangers) >= crem_stranger_share(cfg->max_flows)) {
 		crem_net_stat_inc(cn, CREM_STAT_STRANGER_FLOW_LIMIT);
 		return;
 	}
+	if (!hello_admitted(cn, cfg, cb, known))
+		return;
 	if (live) {
 		candidate = receiver_of_hello(cn, m, true);
 		if (candidate)
@@ -291,6 +297,11 @@ int crem_receive_datagram(struct sock *sk, struct sk_buff *skb)
 	if (r != CREM_WIRE_OK)
 		goto drop;
 	note_sender(skb);
+	if (m.type == CREM_MSG_PATH_REPORT &&
+	    !crem_cfg_reporter(rcu_dereference(cn->cfg), cb->af, cb->addr)) {
+		crem_net_stat_inc(cn, CREM_STAT_REPORTS_REFUSED);
+		goto drop;
+	}
 	flow = flow_of(cn, &m, cb->af, cb->addr);
 	if (!flow) {
 		if (m.type == CREM_MSG_HELLO) {

@@ -2,6 +2,8 @@
 /*
  * Rate limits by peer address (see admit.h).
  */
+#include <linux/crem.h>
+
 #include "admit.h"
 #include "bytes.h"
 
@@ -16,10 +18,11 @@ bool crem_rate_take(u64 *tat, const struct crem_rate *rate, u64 now_ns)
 	return true;
 }
 
-void crem_admit_init(struct crem_admit *a, u64 key)
+void crem_admit_init(struct crem_admit *a, u64 key, unsigned int v6_prefix)
 {
 	memset(a, 0, sizeof(*a));
 	a->key = key;
+	a->v6_octets = v6_prefix >= 128 ? 16 : v6_prefix / 8;
 }
 
 /*
@@ -30,11 +33,13 @@ void crem_admit_init(struct crem_admit *a, u64 key)
 static unsigned int slot_of(const struct crem_admit *a, u8 af,
 			    const u8 *addr)
 {
+	unsigned int i, n = af == CREM_AF_INET6 ? a->v6_octets : 16;
+	u8 counted[16] = { 0 };
 	u64 h = a->key ^ af;
-	unsigned int i;
 
+	memcpy(counted, addr, n);
 	for (i = 0; i < 16; i += 8) {
-		h ^= crem_get64(addr + i);
+		h ^= crem_get64(counted + i);
 		h *= 0xff51afd7ed558ccdull;
 		h ^= h >> 33;
 		h *= 0xc4ceb9fe1a85ec53ull;

@@ -28,6 +28,7 @@ struct crem_rate {
 
 struct crem_admit {
 	u64 key;
+	u8 v6_octets;			/* of an IPv6 address that count */
 	u64 tat[CREM_ADMIT_SLOTS];	/* theoretical arrival times */
 };
 
@@ -41,8 +42,18 @@ struct crem_admit {
  */
 bool crem_rate_take(u64 *tat, const struct crem_rate *rate, u64 now_ns);
 
-/* An empty table, its slots chosen under @key (random, kept secret). */
-void crem_admit_init(struct crem_admit *a, u64 key);
+/**
+ * crem_admit_init() - empty an admission table
+ * @a: the table
+ * @key: chooses the slots of addresses; random and kept secret, so that
+ *	a sender cannot pick addresses that share one
+ * @v6_prefix: how many leading bits of an IPv6 address tell senders
+ *	apart, a multiple of 8 up to 128.  64 for strangers: one host
+ *	commonly holds a whole /64, and counted by /128 it would spread over
+ *	every slot.  128 for configured peers, many of which may share a
+ *	site's /64.
+ */
+void crem_admit_init(struct crem_admit *a, u64 key, unsigned int v6_prefix);
 
 /**
  * crem_admit() - take one event for a peer address

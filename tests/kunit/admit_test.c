@@ -75,7 +75,7 @@ static void admit_is_per_address(struct kunit *test)
 	u8 addr[16];
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
-	crem_admit_init(a, 0x0123456789abcdefull);
+	crem_admit_init(a, 0x0123456789abcdefull, 128);
 	v4(addr, 1);
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_TRUE(test, crem_admit(a, &four_per_ms,
@@ -94,6 +94,42 @@ static void admit_is_per_address(struct kunit *test)
 }
 
 /*
+ * A table that tells IPv6 senders apart by /64 gives one /64 one meter,
+ * however many of its addresses send: a host that holds the whole /64
+ * gets one address's rate.  One that counts /128s meters them apart.
+ */
+static void admit_counts_ipv6_by_prefix(struct kunit *test)
+{
+	struct crem_admit *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	unsigned int i, by64 = 0, by128 = 0;
+	u8 addr[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 7 };
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	crem_admit_init(a, 0x0123456789abcdefull, 64);
+	for (i = 0; i < 64; i++) {
+		addr[15] = (u8)i;
+		addr[9] = (u8)(i * 37);
+		by64 += crem_admit(a, &four_per_ms, CREM_AF_INET6, addr, MS);
+	}
+	KUNIT_EXPECT_EQ(test, by64, 4);
+	crem_admit_init(a, 0x0123456789abcdefull, 128);
+	for (i = 0; i < 64; i++) {
+		addr[15] = (u8)i;
+		addr[9] = (u8)(i * 37);
+		by128 += crem_admit(a, &four_per_ms, CREM_AF_INET6, addr, MS);
+	}
+	KUNIT_EXPECT_GE(test, by128, 60);
+	/* IPv4 addresses count whole in either table. */
+	crem_admit_init(a, 0x0123456789abcdefull, 64);
+	by64 = 0;
+	for (i = 2; i < 66; i++) {
+		v4(addr, i);
+		by64 += crem_admit(a, &four_per_ms, CREM_AF_INET, addr, MS);
+	}
+	KUNIT_EXPECT_GE(test, by64, 60);
+}
+
+/*
  * Which addresses share a slot depends on the key: one that shares the
  * spent address's slot under one key does not, for most keys, under
  * another.
@@ -108,7 +144,7 @@ static void admit_slots_follow_the_key(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	v4(spent, 1);
 	/* An address in the spent one's slot under key 1. */
-	crem_admit_init(a, 1);
+	crem_admit_init(a, 1, 128);
 	for (i = 0; i < 4; i++)
 		crem_admit(a, &four_per_ms, CREM_AF_INET, spent, MS);
 	for (host = 2; host < 20000; host++) {
@@ -118,7 +154,7 @@ static void admit_slots_follow_the_key(struct kunit *test)
 	}
 	KUNIT_ASSERT_LT(test, host, 20000);
 	for (keys = 2; keys < 18; keys++) {
-		crem_admit_init(a, keys * 0x9e3779b97f4a7c15ull);
+		crem_admit_init(a, keys * 0x9e3779b97f4a7c15ull, 128);
 		for (i = 0; i < 4; i++)
 			crem_admit(a, &four_per_ms, CREM_AF_INET, spent, MS);
 		apart += crem_admit(a, &four_per_ms, CREM_AF_INET, other, MS);
@@ -185,6 +221,7 @@ static struct kunit_case crem_admit_test_cases[] = {
 	KUNIT_CASE(rate_zero_burst_allows_none),
 	KUNIT_CASE(admit_is_per_address),
 	KUNIT_CASE(admit_slots_follow_the_key),
+	KUNIT_CASE(admit_counts_ipv6_by_prefix),
 	KUNIT_CASE(hello_never_replaces_a_live_flow),
 	{}
 };
