@@ -40,63 +40,25 @@ void crem_cfg_default(struct crem_cfg *cfg)
 	cfg->eng.limits.max_t = 1024 + 64 + 2;
 }
 
-bool crem_prefix_match(const struct crem_prefix *p, u8 af, const u8 *addr)
-{
-	unsigned int full = p->len / 8, rest = p->len % 8;
-
-	if (p->af != af)
-		return false;
-	if (memcmp(p->addr, addr, full))
-		return false;
-	return !rest || !((p->addr[full] ^ addr[full]) & (0xff00 >> rest));
-}
-
 const struct crem_prefix *crem_cfg_protected(const struct crem_cfg *cfg,
 					     u8 af, const u8 *dst)
 {
-	const struct crem_prefix *best = NULL;
-	unsigned int i;
-
-	for (i = 0; i < cfg->nprefixes; i++)
-		if (crem_prefix_match(&cfg->prefix[i], af, dst) &&
-		    (!best || cfg->prefix[i].len > best->len))
-			best = &cfg->prefix[i];
-	return best;
+	return crem_prefix_longest(cfg->prefix, cfg->nprefixes, af, dst);
 }
 
 bool crem_cfg_reporter(const struct crem_cfg *cfg, u8 af, const u8 *addr)
 {
-	unsigned int i;
-
-	for (i = 0; i < cfg->nreporters; i++)
-		if (crem_prefix_match(&cfg->reporter[i], af, addr))
-			return true;
-	return false;
+	return crem_prefix_longest(cfg->reporter, cfg->nreporters, af, addr);
 }
 
 bool crem_cfg_known_peer(const struct crem_cfg *cfg, u8 af, const u8 *addr)
 {
-	unsigned int i;
-
-	if (crem_cfg_protected(cfg, af, addr))
-		return true;
-	for (i = 0; i < cfg->nprefixes; i++)
-		if (cfg->prefix[i].has_peer && cfg->prefix[i].af == af &&
-		    !memcmp(cfg->prefix[i].peer, addr, 16))
-			return true;
-	return false;
+	return crem_prefix_known_peer(cfg->prefix, cfg->nprefixes, af, addr);
 }
 
 bool crem_cfg_may_start(const struct crem_cfg *cfg, u8 src_af, const u8 *src,
 			u8 af, const u8 *from)
 {
-	const struct crem_prefix *p;
-
-	if (src_af == af && !memcmp(src, from, 16))
-		return true;
-	p = crem_cfg_protected(cfg, src_af, src);
-	if (p && p->has_peer)
-		return p->af == af && !memcmp(p->peer, from, 16);
-	return !crem_cfg_known_peer(cfg, src_af, src) &&
-	       crem_cfg_known_peer(cfg, af, from);
+	return crem_prefix_may_start(cfg->prefix, cfg->nprefixes, src_af, src,
+				     af, from);
 }

@@ -14,20 +14,13 @@
 #include <linux/types.h>
 
 #include "core/engine.h"
+#include "core/prefix.h"
 
 #define CREM_MAX_PREFIXES	32
 #define CREM_MAX_REPORTERS	16
 
 #define CREM_ROLE_SENDER	0x1
 #define CREM_ROLE_RECEIVER	0x2
-
-struct crem_prefix {
-	u8 af;			/* CREM_AF_INET or CREM_AF_INET6 */
-	u8 len;
-	bool has_peer;
-	u8 addr[16];
-	u8 peer[16];
-};
 
 /*
  * The largest hello_rate: a configured peer's four times as many are then
@@ -59,9 +52,6 @@ struct crem_cfg {
 
 void crem_cfg_default(struct crem_cfg *cfg);
 
-/* Does @addr (of family @af) fall in @p? */
-bool crem_prefix_match(const struct crem_prefix *p, u8 af, const u8 *addr);
-
 /* The protected prefix @dst falls in (longest match), or NULL. */
 const struct crem_prefix *crem_cfg_protected(const struct crem_cfg *cfg,
 					     u8 af, const u8 *dst);
@@ -69,38 +59,10 @@ const struct crem_prefix *crem_cfg_protected(const struct crem_cfg *cfg,
 /* Is @addr an allowed PATH_REPORT source? */
 bool crem_cfg_reporter(const struct crem_cfg *cfg, u8 af, const u8 *addr);
 
-/**
- * crem_cfg_known_peer() - is an address a configured peer?
- * @cfg: the namespace's configuration
- * @af: AF_INET or AF_INET6
- * @addr: the address, 4 or 16 octets
- *
- * A configured peer is inside a protected prefix, or the peer gateway of
- * one.  HELLOs from anyone else (strangers) make flows only within the
- * strangers' share (security.rst, "HELLO floods").
- *
- * Return: true for a configured peer.
- */
+/* crem_prefix_known_peer() of the protected prefixes. */
 bool crem_cfg_known_peer(const struct crem_cfg *cfg, u8 af, const u8 *addr);
 
-/**
- * crem_cfg_may_start() - may an address start flows of a source address?
- * @cfg: the namespace's configuration
- * @src_af: the flow's address family, CREM_AF_INET or CREM_AF_INET6
- * @src: the flow's source address, as its HELLO names it
- * @af: the HELLO's own address family
- * @from: the HELLO's own source address
- *
- * A HELLO's descriptor names any source address it likes, and whoever
- * sent it receives the HELLO_ACK and speaks for the flow from then on
- * (security.rst, "Who speaks for a flow").  So a flow's CSF must be where
- * its sources come from: the RDMA sender itself (host mode), or the peer
- * gateway configured for a protected prefix that holds @src (gateway
- * mode).  A configured peer may also speak for a source address that no
- * configuration names, such as another address of its own host.
- *
- * Return: true if @from may start a flow whose source is @src.
- */
+/* crem_prefix_may_start() of the protected prefixes. */
 bool crem_cfg_may_start(const struct crem_cfg *cfg, u8 src_af, const u8 *src,
 			u8 af, const u8 *from);
 

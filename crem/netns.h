@@ -92,8 +92,7 @@ struct crem_pool_buf {
  *	address (an IPv6 one by its /64)
  * @peer_hello_admit: the same from configured peers, apart so that
  *	strangers cannot spend their meters
- * @close_admit: CLOSEs for unknown Flow IDs, by destination address (an
- *	IPv6 one by its /64)
+ * @close_admit: CLOSEs for unknown Flow IDs, by destination address
  * @close_tat: the same, all addresses together
  */
 struct crem_net {

@@ -7,7 +7,7 @@
 CREM_CORE_OBJS := crem/core/stats.o crem/core/wire.o crem/core/roce.o \
 		  crem/core/restore.o crem/core/csf_block.o crem/core/crf_block.o \
 		  crem/core/hello.o crem/core/param.o crem/core/policy.o \
-		  crem/core/admit.o \
+		  crem/core/admit.o crem/core/prefix.o \
 		  crem/core/engine.o crem/core/csf.o crem/core/crf.o \
 		  crem/fec/gf.o crem/fec/dot.o crem/fec/crs.o crem/fec/symbol.o
 

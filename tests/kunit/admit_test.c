@@ -9,6 +9,7 @@
 
 #include "crem/core/admit.h"
 #include "crem/core/crf.h"
+#include "crem/core/prefix.h"
 
 #define MS 1000000ull
 
@@ -162,6 +163,96 @@ static void admit_slots_follow_the_key(struct kunit *test)
 	KUNIT_EXPECT_GE(test, apart, 14);
 }
 
+static void v6(u8 *addr, u16 a0, u16 a1, u16 a2, u16 last)
+{
+	memset(addr, 0, 16);
+	addr[0] = (u8)(a0 >> 8);
+	addr[1] = (u8)a0;
+	addr[2] = (u8)(a1 >> 8);
+	addr[3] = (u8)a1;
+	addr[4] = (u8)(a2 >> 8);
+	addr[5] = (u8)a2;
+	addr[14] = (u8)(last >> 8);
+	addr[15] = (u8)last;
+}
+
+static bool may_start(const struct crem_prefix *list, unsigned int n,
+		      u8 af, const u8 *src, const u8 *from)
+{
+	return crem_prefix_may_start(list, n, af, src, af, from);
+}
+
+/*
+ * Who speaks for a flow: a configured source only through its own CSF
+ * (the prefix's peer gateway, or the address itself), an unconfigured
+ * one through anyone.  The case that mattered: a stranger claiming a
+ * configured host's flow from its own address, spoofing nothing.
+ */
+static void only_its_csf_starts_a_configured_flow(struct kunit *test)
+{
+	struct crem_prefix list[4] = {
+		/* gateway mode: 10.2.0.0/24 behind 192.0.2.2 */
+		{ .af = CREM_AF_INET, .len = 24, .has_peer = true,
+		  .addr = { 10, 2, 0, 0 }, .peer = { 192, 0, 2, 2 } },
+		/* its upper half without a peer: longest match wins */
+		{ .af = CREM_AF_INET, .len = 25, .addr = { 10, 2, 0, 128 } },
+		/* host mode: 192.0.2.1 */
+		{ .af = CREM_AF_INET, .len = 32, .addr = { 192, 0, 2, 1 } },
+		/* IPv6 gateway mode: 2001:db8:1::/48 behind 2001:db8::2 */
+		{ .af = CREM_AF_INET6, .len = 48, .has_peer = true },
+	};
+	const u8 gw[16] = { 192, 0, 2, 2 }, host[16] = { 192, 0, 2, 1 };
+	const u8 site[16] = { 10, 2, 0, 5 }, upper[16] = { 10, 2, 0, 130 };
+	const u8 stranger[16] = { 192, 0, 2, 99 };
+	const u8 other[16] = { 198, 51, 100, 7 };
+	u8 src6[16], gw6[16], x6[16];
+
+	v6(list[3].addr, 0x2001, 0xdb8, 1, 0);
+	v6(list[3].peer, 0x2001, 0xdb8, 0, 2);
+	v6(src6, 0x2001, 0xdb8, 1, 5);
+	v6(gw6, 0x2001, 0xdb8, 0, 2);
+	v6(x6, 0x2001, 0xdb8, 0, 99);
+
+	/* gateway mode: only the peer gateway */
+	KUNIT_EXPECT_TRUE(test, may_start(list, 4, CREM_AF_INET, site, gw));
+	KUNIT_EXPECT_FALSE(test, may_start(list, 4, CREM_AF_INET, site, site));
+	KUNIT_EXPECT_FALSE(test, may_start(list, 4, CREM_AF_INET, site,
+					   stranger));
+	KUNIT_EXPECT_TRUE(test, may_start(list, 4, CREM_AF_INET6, src6, gw6));
+	KUNIT_EXPECT_FALSE(test, may_start(list, 4, CREM_AF_INET6, src6, x6));
+	/* a peer of another family is not the peer */
+	KUNIT_EXPECT_FALSE(test, crem_prefix_may_start(list, 4, CREM_AF_INET6,
+						       src6, CREM_AF_INET, gw));
+	/* the longest prefix decides: the upper half has no peer */
+	KUNIT_EXPECT_TRUE(test, may_start(list, 4, CREM_AF_INET, upper, upper));
+	KUNIT_EXPECT_FALSE(test, may_start(list, 4, CREM_AF_INET, upper, gw));
+	/* host mode, and a peer gateway's own flows: only the address */
+	KUNIT_EXPECT_TRUE(test, may_start(list, 4, CREM_AF_INET, host, host));
+	KUNIT_EXPECT_FALSE(test, may_start(list, 4, CREM_AF_INET, host,
+					   stranger));
+	KUNIT_EXPECT_FALSE(test, may_start(list, 4, CREM_AF_INET, host, gw));
+	KUNIT_EXPECT_TRUE(test, may_start(list, 4, CREM_AF_INET, gw, gw));
+	KUNIT_EXPECT_FALSE(test, may_start(list, 4, CREM_AF_INET, gw, host));
+	/* a source nobody configured: anyone, itself included */
+	KUNIT_EXPECT_TRUE(test, may_start(list, 4, CREM_AF_INET, other,
+					  stranger));
+	KUNIT_EXPECT_TRUE(test, may_start(list, 4, CREM_AF_INET, other, other));
+	KUNIT_EXPECT_TRUE(test, may_start(list, 0, CREM_AF_INET, host,
+					  stranger));
+
+	/* configured peers: inside a prefix, or a prefix's peer gateway */
+	KUNIT_EXPECT_TRUE(test, crem_prefix_known_peer(list, 4, CREM_AF_INET,
+						       gw));
+	KUNIT_EXPECT_TRUE(test, crem_prefix_known_peer(list, 4, CREM_AF_INET,
+						       site));
+	KUNIT_EXPECT_TRUE(test, crem_prefix_known_peer(list, 4, CREM_AF_INET6,
+						       gw6));
+	KUNIT_EXPECT_FALSE(test, crem_prefix_known_peer(list, 4, CREM_AF_INET,
+							stranger));
+	KUNIT_EXPECT_FALSE(test, crem_prefix_known_peer(list, 4, CREM_AF_INET6,
+							host));
+}
+
 /*
  * The replacement rule: a HELLO with a nonce of its own never goes to the
  * live flow; it makes a candidate, and a repeat of it goes to that
@@ -222,6 +313,7 @@ static struct kunit_case crem_admit_test_cases[] = {
 	KUNIT_CASE(admit_is_per_address),
 	KUNIT_CASE(admit_slots_follow_the_key),
 	KUNIT_CASE(admit_counts_ipv6_by_prefix),
+	KUNIT_CASE(only_its_csf_starts_a_configured_flow),
 	KUNIT_CASE(hello_never_replaces_a_live_flow),
 	{}
 };

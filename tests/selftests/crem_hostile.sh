@@ -124,13 +124,14 @@ if [ "$CREM_ROLE" = b ]; then
 		# The same from a third address, which would receive the
 		# candidate's HELLO_ACK and could confirm it: refused.
 		ktap_check "HELLO for the live flow from a third address, $THIRD" \
-			send -S "$THIRD" -s 40001 hello "$qp" 0x7417d7417d "$src" "$dst"
+			send -S "$THIRD" -s 40001 -c 2 hello "$qp" 0x7417d7417d "$src" "$dst"
 		# From it too: a HELLO for a QP of B's that has no flow yet,
 		# which would make it the flow's peer before B's own HELLO;
-		# and a CLOSE for the live flow.  Both refused.
+		# and a CLOSE for the live flow.  Both refused.  Each of the
+		# three goes twice, through B's 1 % loss.
 		ktap_check "HELLO for a new QP of $src from $THIRD, and a CLOSE for the live flow" \
-			sh -c "/crem/cremsend -d $CREM_PEER_IP -p $CREM_LAB_PORT -S $THIRD -s 40002 hello 0xabcde 0x7417d7417e $src $dst &&
-			       /crem/cremsend -d $CREM_PEER_IP -p $CREM_LAB_PORT -S $THIRD -s 40003 close $(echo "$flow" | jq -r .id) 1"
+			sh -c "/crem/cremsend -d $CREM_PEER_IP -p $CREM_LAB_PORT -S $THIRD -s 40002 -c 2 hello 0xabcde 0x7417d7417e $src $dst &&
+			       /crem/cremsend -d $CREM_PEER_IP -p $CREM_LAB_PORT -S $THIRD -s 40003 -c 2 close $(echo "$flow" | jq -r .id) 1"
 	else
 		ktap_fail "spoofed HELLO: no active sender flow"
 		diag
