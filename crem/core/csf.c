@@ -413,9 +413,11 @@ static enum crem_csf_close_why block_due(struct crem_csf *csf, u64 t)
 
 /*
  * When an unprotected flow ends: refused by its receiver (CLOSE 3), after
- * idle_ns; else, like an active one, after idle_ns without a source, but
- * not while a late HELLO_ACK may still come.  Its next source, if any,
- * then negotiates again.
+ * idle_ns; with its HELLOs unanswered, once no late HELLO_ACK can come,
+ * whether sources still flow or not: a receiver that was away while they
+ * went (its crem restarting, say) would otherwise leave a long transfer
+ * unprotected to its end.  Else after idle_ns without a source.  Its next
+ * source, if any, then negotiates again.
  */
 static u64 unprotected_end(const struct crem_csf *csf)
 {
@@ -423,9 +425,8 @@ static u64 unprotected_end(const struct crem_csf *csf)
 
 	if (csf->refused_until_ns)
 		return min_u64(d, csf->refused_until_ns);
-	if (csf->hello.state == CREM_HELLO_FAILED &&
-	    d < csf->hello.failed_ns + CREM_HELLO_LATE_NS)
-		d = csf->hello.failed_ns + CREM_HELLO_LATE_NS;
+	if (csf->hello.state == CREM_HELLO_FAILED)
+		return csf->hello.failed_ns + CREM_HELLO_LATE_NS;
 	return d;
 }
 

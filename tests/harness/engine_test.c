@@ -645,7 +645,7 @@ static void hello_answered_late(struct kunit *test)
 {
 	struct crem_pair_params par;
 	struct crem_pair *p = calloc(1, sizeof(*p));
-	u64 repairs;
+	u64 repairs, t;
 
 	crem_pair_params_default(&par);
 	par.manual_start = true;
@@ -690,6 +690,27 @@ static void hello_answered_late(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_CLOSED);
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_HELLO_ACKS_LATE), 0);
 	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_MSGS_IGNORED), 0);
+	end_pair(test, p);
+
+	/*
+	 * The same with a source every 100 ms all along: the flow still ends
+	 * once no answer can come, so that a long transfer whose receiver
+	 * was away for its HELLOs is negotiated afresh by its next source,
+	 * not left unprotected to its end.
+	 */
+	p = calloc(1, sizeof(*p));
+	KUNIT_ASSERT_EQ(test, crem_pair_init(p, &par), 0);
+	p->keep_log = false;
+	KUNIT_ASSERT_EQ(test, crem_pair_start(p), 0);
+	for (t = 300 * MS; t < 255 * MS + CREM_HELLO_LATE_NS + 200 * MS;
+	     t += 100 * MS) {
+		crem_pair_run(p, t);
+		if (p->csf.state != CREM_CSF_UNPROTECTED)
+			break;
+		crem_pair_send(p, 1, 10 * US);
+	}
+	KUNIT_EXPECT_EQ(test, p->csf.state, CREM_CSF_CLOSED);
+	KUNIT_EXPECT_GE(test, t, 255 * MS + CREM_HELLO_LATE_NS);
 	end_pair(test, p);
 }
 
