@@ -95,6 +95,24 @@ static void admit_is_per_address(struct kunit *test)
 }
 
 /*
+ * One event each for 64 addresses of 2001:db8:0:7::/64, in a table that
+ * tells IPv6 senders apart by @v6_prefix bits: how many it admitted.
+ */
+static unsigned int admit_one_64(struct crem_admit *a, unsigned int v6_prefix)
+{
+	u8 addr[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 7 };
+	unsigned int i, admitted = 0;
+
+	crem_admit_init(a, 0x0123456789abcdefull, v6_prefix);
+	for (i = 0; i < 64; i++) {
+		addr[15] = (u8)i;
+		addr[9] = (u8)(i * 37);
+		admitted += crem_admit(a, &four_per_ms, CREM_AF_INET6, addr, MS);
+	}
+	return admitted;
+}
+
+/*
  * A table that tells IPv6 senders apart by /64 gives one /64 one meter,
  * however many of its addresses send: a host that holds the whole /64
  * gets one address's rate.  One that counts /128s meters them apart.
@@ -102,24 +120,12 @@ static void admit_is_per_address(struct kunit *test)
 static void admit_counts_ipv6_by_prefix(struct kunit *test)
 {
 	struct crem_admit *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
-	unsigned int i, by64 = 0, by128 = 0;
-	u8 addr[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 7 };
+	unsigned int i, by64;
+	u8 addr[16];
 
 	KUNIT_ASSERT_NOT_NULL(test, a);
-	crem_admit_init(a, 0x0123456789abcdefull, 64);
-	for (i = 0; i < 64; i++) {
-		addr[15] = (u8)i;
-		addr[9] = (u8)(i * 37);
-		by64 += crem_admit(a, &four_per_ms, CREM_AF_INET6, addr, MS);
-	}
-	KUNIT_EXPECT_EQ(test, by64, 4);
-	crem_admit_init(a, 0x0123456789abcdefull, 128);
-	for (i = 0; i < 64; i++) {
-		addr[15] = (u8)i;
-		addr[9] = (u8)(i * 37);
-		by128 += crem_admit(a, &four_per_ms, CREM_AF_INET6, addr, MS);
-	}
-	KUNIT_EXPECT_GE(test, by128, 60);
+	KUNIT_EXPECT_EQ(test, admit_one_64(a, 64), 4);
+	KUNIT_EXPECT_GE(test, admit_one_64(a, 128), 60);
 	/* IPv4 addresses count whole in either table. */
 	crem_admit_init(a, 0x0123456789abcdefull, 64);
 	by64 = 0;
