@@ -21,10 +21,15 @@ ktap_plan 10
 "$TC" qdisc add dev eth0 root netem delay 5ms
 [ "$CREM_ROLE" = b ] && "$TC" qdisc change dev eth0 root netem delay 5ms loss 1%
 
+# counted TABLE: the packets the counter of TABLE's input chain counted.
+counted() {
+	nft list chain inet "$1" input | awk '/counter/ {
+		for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }'
+}
+
 # invalid_dropped: what A's "ct state invalid" rule has dropped.
 invalid_dropped() {
-	nft list chain inet crem_ct input | awk '/counter/ {
-		for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }'
+	counted crem_ct
 }
 
 if [ "$CREM_ROLE" = a ]; then
@@ -89,8 +94,7 @@ elif [ "$CREM_ROLE" = a ]; then
 		udp dport 4791 udp length 1008 counter
 	lab_sync gso-ready
 	lab_sync gso-sent
-	got=$(nft list chain inet crem_gso input | awk '/counter/ {
-		for (i = 1; i < NF; i++) if ($i == "packets") print $(i + 1) }')
+	got=$(counted crem_gso)
 	nft delete table inet crem_gso
 	if [ "${got:-0}" -ge 8 ]; then
 		ktap_ok "GSO: A received $got of B's 16 datagrams, each whole"
