@@ -165,11 +165,17 @@ perftest_why() {
 # perftest_bw TOOL OUT [ARGS...]: run a perftest benchmark between the
 # guests, A serving and B connecting; B's average bandwidth in MB/s goes to
 # OUT (B only).  Returns the tool's status.  CREM_GID picks the local GID
-# index (default: the IPv4 one).  B connects again only while A's server
-# is not listening yet; a run that fails otherwise fails.
+# index (default: the IPv4 one), CREM_QP_TIMEOUT perftest's -u where the
+# caller gives none.  B connects again only while A's server is not
+# listening yet; a run that fails otherwise fails.
 perftest_bw() {
 	local tool=$1 out=$2 gid deadline rc
 	shift 2
+	# A layer's QP timeout (perftest's -u), unless the caller sets one.
+	case " $* " in
+	*" -u "*) ;;
+	*) [ -n "${CREM_QP_TIMEOUT:-}" ] && set -- "$@" -u "$CREM_QP_TIMEOUT" ;;
+	esac
 	gid=${CREM_GID:-$(rxe_ipv4_gid_index)} || return 1
 	lab_sync "$tool-server" || return 1
 	if [ "$CREM_ROLE" = a ]; then
@@ -216,6 +222,19 @@ crem_flow_diag() {
 	"$CREMCTL" -j stats | jq -r 'to_entries[] |
 		select(.value > 0 and (.key | test("^(flows|hello|msgs|closes|flow_hello|flow_msgs|flow_closes|flow_memory|flow_sources_unprotected)|limit"))) |
 		"\(.key) \(.value)"' 2>/dev/null | tr '\n' ' ' | sed 's/^/# /; s/$/\n/'
+}
+
+# crem_stats_diag: the flows and every counter that is not zero, as
+# diagnostics.
+crem_stats_diag() {
+	"$CREMCTL" -j flows | jq -c '.[] | {role, state, qp, id, m}' 2>/dev/null |
+		sed 's/^/# flow /'
+	{
+		"$CREMCTL" -j stats | jq -r 'to_entries[] |
+			select(.value > 0) | "\(.key) \(.value)"' 2>/dev/null |
+			tr '\n' ' '
+		echo
+	} | fold -s -w 160 | sed 's/^/# /'
 }
 
 # crem_counter NAME: one of the namespace's counters (cremctl stats).
@@ -320,6 +339,9 @@ ktap_transfer() {
 	else
 		ktap_fail "$what"
 		sed 's/^/# /' /tmp/perftest.out 2>/dev/null | tail -n 5
+		# perftest, killed, may have printed nothing: what crem
+		# did with the flows is the rest of the story.
+		[ -d /sys/module/crem ] && crem_stats_diag
 	fi
 }
 
