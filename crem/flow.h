@@ -70,8 +70,9 @@ struct crem_flow_key {
 	/*
 	 * A receiver flow made by a HELLO with a new nonce while a flow of
 	 * the same key is live: it gets no packets until confirmed
-	 * (crem_crf_hello_action()).  Not hashed: a candidate and its live
-	 * flow share a bucket, so that confirming it changes no chain.
+	 * (crem_crf_hello_action()).  Left out of the key's hash: a
+	 * candidate and its live flow share a bucket, so that confirming
+	 * it changes no chain; cleared then under readers (READ_ONCE()).
 	 */
 	u8 candidate;
 	u8 zero;

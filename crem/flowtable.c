@@ -28,6 +28,22 @@ void crem_flowtable_init(struct crem_net *cn)
 	atomic64_set(&cn->mem, 0);
 }
 
+/*
+ * Is @key @flow's?  The candidate mark is the one part that changes while
+ * readers look (crem_flowtable_promote() clears it under RCU), so it is
+ * read once, on its own.
+ */
+static bool key_matches(const struct crem_flow *flow,
+			const struct crem_flow_key *key)
+{
+	const struct crem_flow_key *k = &flow->key;
+
+	return READ_ONCE(k->candidate) == key->candidate &&
+	       k->af == key->af && k->role == key->role && k->qp == key->qp &&
+	       !memcmp(k->src, key->src, sizeof(k->src)) &&
+	       !memcmp(k->dst, key->dst, sizeof(k->dst));
+}
+
 /* Context: under rcu_read_lock() or flows_lock. */
 struct crem_flow *crem_flow_lookup(struct crem_net *cn,
 				   const struct crem_flow_key *key)
@@ -36,7 +52,7 @@ struct crem_flow *crem_flow_lookup(struct crem_net *cn,
 
 	hash_for_each_possible_rcu(cn->by_key, flow, by_key, key_hash(key),
 				   lockdep_is_held(&cn->flows_lock))
-		if (!memcmp(&flow->key, key, sizeof(*key)))
+		if (key_matches(flow, key))
 			return flow;
 	return NULL;
 }
