@@ -478,14 +478,19 @@ void crem_flow_kill(struct crem_flow *flow)
 		flow_end_unlinked(flow);
 }
 
-void crem_flow_promote(struct crem_flow *flow)
+bool crem_flow_promote(struct crem_flow *flow)
 {
-	struct crem_flow *live = crem_flowtable_promote(flow);
+	struct crem_flow *live;
 
-	if (!live)
-		return;
-	crem_net_stat_inc(flow->cn, CREM_STAT_FLOWS_REPLACED);
-	flow_end_unlinked(live);
+	if (!crem_flowtable_promote(flow, &live)) {
+		crem_flow_kill(flow);
+		return false;
+	}
+	if (live) {
+		crem_net_stat_inc(flow->cn, CREM_STAT_FLOWS_REPLACED);
+		flow_end_unlinked(live);
+	}
+	return true;
 }
 
 /* A flow that was never published ends the same way. */

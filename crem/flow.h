@@ -297,10 +297,15 @@ void crem_flow_kill(struct crem_flow *flow);
  * crem_flow_promote() - a confirmed candidate becomes the live flow
  * @flow: the candidate receiver flow its sender confirmed
  *
- * The live flow of its key, if its peer is the candidate's, ends.
+ * The live flow of its key, if its peer is the candidate's, ends.  If it
+ * is another peer's, the candidate ends instead: nothing could confirm
+ * it while that flow lives, and its sender, which takes it for its
+ * flow, learns otherwise from the CLOSE its next message gets.
  * Context: softirq, under rcu_read_lock().
+ *
+ * Return: false if the candidate ended.
  */
-void crem_flow_promote(struct crem_flow *flow);
+bool crem_flow_promote(struct crem_flow *flow);
 
 /*
  * Close (CLOSE with @reason) and end every flow of @cn; no new flow is

@@ -155,29 +155,31 @@ static bool same_peer(const struct crem_flow *a, const struct crem_flow *b)
 	return a->peer_af == b->peer_af && !memcmp(a->peer, b->peer, 16);
 }
 
-struct crem_flow *crem_flowtable_promote(struct crem_flow *candidate)
+bool crem_flowtable_promote(struct crem_flow *candidate,
+			    struct crem_flow **live)
 {
 	struct crem_net *cn = candidate->cn;
-	struct crem_flow *live = NULL;
 	struct crem_flow_key key;
 
+	*live = NULL;
 	spin_lock_bh(&cn->flows_lock);
 	if (!candidate->unlinked && candidate->key.candidate) {
 		key = candidate->key;
 		key.candidate = 0;
-		live = crem_flow_lookup(cn, &key);
+		*live = crem_flow_lookup(cn, &key);
 		/*
 		 * Only its own peer replaces a live flow.  receive.c makes
 		 * no candidate from another address, but the live flow may
 		 * have ended after this candidate was made, and another
 		 * address negotiated the descriptor afresh meanwhile.
 		 */
-		if (live && !same_peer(live, candidate)) {
+		if (*live && !same_peer(*live, candidate)) {
 			spin_unlock_bh(&cn->flows_lock);
-			return NULL;
+			*live = NULL;
+			return false;
 		}
-		if (live && !unlink_locked(live))
-			live = NULL;
+		if (*live && !unlink_locked(*live))
+			*live = NULL;
 		/*
 		 * The same bucket: lookups see the live flow, then none, then
 		 * this one; never both.
@@ -185,7 +187,7 @@ struct crem_flow *crem_flowtable_promote(struct crem_flow *candidate)
 		WRITE_ONCE(candidate->key.candidate, 0);
 	}
 	spin_unlock_bh(&cn->flows_lock);
-	return live;
+	return true;
 }
 
 void crem_flowtable_close(struct crem_net *cn, bool closing)

@@ -42,13 +42,17 @@ bool crem_flowtable_unlink(struct crem_flow *flow);
  * crem_flowtable_promote() - make a candidate the live flow of its key
  * @candidate: the candidate receiver flow
  *
+ * @live: set to the live flow it replaced, now out of the tables (the
+ *	caller ends it), or NULL if there was none
+ *
  * It takes the place of the live flow of its key if that flow's peer is
  * the candidate's.  Takes flows_lock.
  *
- * Return: that flow, now out of the tables (the caller ends it), or NULL
- * (none, or another peer's: the candidate stays one).
+ * Return: false if the live flow is another peer's: the candidate stays
+ * one, and can never be confirmed while that flow lives.
  */
-struct crem_flow *crem_flowtable_promote(struct crem_flow *candidate);
+bool crem_flowtable_promote(struct crem_flow *candidate,
+			    struct crem_flow **live);
 
 /*
  * The receiver flows that strangers' HELLOs may make, of @max_flows: half,

@@ -318,8 +318,16 @@ int crem_receive_datagram(struct sock *sk, struct sk_buff *skb)
 		crem_net_stat_inc(cn, CREM_STAT_MSGS_WRONG_PEER);
 		goto drop;
 	}
-	if (READ_ONCE(flow->key.candidate) && crem_crf_confirms(&m))
-		crem_flow_promote(flow);
+	/*
+	 * A candidate that cannot take the live flow's place (another
+	 * peer's) must not answer as if it had: its sender would show the
+	 * flow active, and its sources go to that other peer's flow.
+	 */
+	if (READ_ONCE(flow->key.candidate) && crem_crf_confirms(&m) &&
+	    !crem_flow_promote(flow)) {
+		crem_net_stat_inc(cn, CREM_STAT_MSGS_WRONG_PEER);
+		goto drop;
+	}
 	if (crem_flow_post(flow, skb, &m))
 		return 0;
 drop:

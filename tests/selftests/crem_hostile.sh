@@ -13,6 +13,9 @@
 #     third address, which would receive the candidate's HELLO_ACK and
 #     could confirm it, makes no flow at all; nor does its HELLO for a
 #     new QP of B's address, and its CLOSE for the live flow ends nothing.
+# 1b. A candidate of B's whose live flow ended and went to the third
+#     address meanwhile cannot be confirmed: it ends, and B's next
+#     message for it gets a CLOSE (on A alone, cremsend to A itself).
 #  2. A forgets its receiver flow without telling B (crem off and on, its
 #     CLOSE dropped), twice: B's next REPAIR gets a CLOSE for its unknown
 #     Flow ID; and at m 0, with no REPAIR, B's question after three SRTTs
@@ -35,7 +38,7 @@ debug=0
 case $(uname -r) in
 *-crem-debug) debug=1 ;;
 esac
-[ "$CREM_ROLE" = a ] && ktap_plan 21 || ktap_plan 17
+[ "$CREM_ROLE" = a ] && ktap_plan 24 || ktap_plan 17
 # An address on the link that is neither host, for HELLOs from a stranger.
 THIRD=192.0.2.99
 
@@ -195,6 +198,73 @@ else
 fi
 # The same flow at both ends: the names must match.
 ktap_check "A and B agree on the flow: $live" lab_sync "flow-$live"
+
+# --- 1b. A candidate whose live flow became another peer's.  Played on A
+# alone, its cremsend putting B's and the third address on datagrams to
+# A itself, for a descriptor whose source no prefix configures (anyone
+# may start it): B's live flow and candidate; B closes the live one; the
+# third address negotiates the descriptor afresh; then B confirms its
+# candidate.  It must not take the third address's flow's place, nor
+# answer as if it had (B would show the flow active, its sources going
+# to the other peer's flow): the candidate ends, the message counts as
+# from the wrong peer, and B's next message for it gets a CLOSE.
+if [ "$CREM_ROLE" = a ]; then
+	to_self() {
+		/crem/cremsend -d "$CREM_SELF_IP" -p "$CREM_LAB_PORT" "$@"
+	}
+	# the flows of QP 0x5151 in STATE, one JSON a line
+	qp_flows() {
+		"$CREMCTL" -j flows | jq -c --arg s "$1" \
+			'.[] | select(.qp == 20817 and .state == $s)'
+	}
+	has_qp_flow() {
+		[ -n "$(qp_flows "$1")" ]
+	}
+	usrc=198.51.100.9
+	to_self -S "$CREM_PEER_IP" hello 0x5151 0x1b1 "$usrc" "$CREM_SELF_IP" &&
+		wait_for 10 has_qp_flow active
+	old=$(qp_flows active | jq -r .id)
+	to_self -S "$CREM_PEER_IP" hello 0x5151 0x1b2 "$usrc" "$CREM_SELF_IP" &&
+		wait_for 10 has_qp_flow candidate
+	cand=$(qp_flows candidate | jq -r .id)
+	to_self -S "$CREM_PEER_IP" close "$old" 1
+	sleep 0.5
+	to_self -S "$THIRD" hello 0x5151 0x1b3 "$usrc" "$CREM_SELF_IP"
+	sleep 0.5
+	fresh=$(qp_flows active | jq -r .id)
+	peer=$(qp_flows active | jq -r .peer)
+	if [ -n "$old" ] && [ -n "$cand" ] && [ -n "$fresh" ] &&
+	   [ "$fresh" != "$old" ] && [ "$peer" = "$THIRD" ]; then
+		ktap_ok "QP 0x5151: B's flow $old closed, its candidate $cand left, $THIRD's flow $fresh live"
+	else
+		ktap_fail "QP 0x5151: B's flow '$old', candidate '$cand', live '$fresh' of '$peer'"
+		diag
+	fi
+	wrong=$(stat msgs_wrong_peer)
+	to_self -S "$CREM_PEER_IP" param "$cand" 8 1
+	sleep 0.5
+	left=$(qp_flows candidate | jq -r .id)
+	now=$(qp_flows active | jq -r .id)
+	if [ -z "$left" ] && [ "$now" = "$fresh" ] &&
+	   [ "$(stat msgs_wrong_peer)" -gt "$wrong" ]; then
+		ktap_ok "B's confirmation of $cand refused: the candidate ended, $THIRD's flow $fresh stays live"
+	else
+		ktap_fail "B's confirmation of '$cand': candidate left '$left', live '$now' (was '$fresh'), msgs_wrong_peer $wrong -> $(stat msgs_wrong_peer)"
+		diag
+	fi
+	noflow=$(stat msgs_no_flow) sent=$(stat closes_unknown_sent)
+	to_self -S "$CREM_PEER_IP" param "$cand" 8 1
+	sleep 0.5
+	if [ "$(stat msgs_no_flow)" -gt "$noflow" ] &&
+	   [ "$(stat closes_unknown_sent)" -gt "$sent" ]; then
+		ktap_ok "B's next message for $cand found no flow and got a CLOSE"
+	else
+		ktap_fail "B's next message for '$cand': msgs_no_flow $noflow -> $(stat msgs_no_flow), closes_unknown_sent $sent -> $(stat closes_unknown_sent)"
+		diag
+	fi
+	to_self -S "$THIRD" close "$fresh" 1
+fi
+lab_sync candidate-checked
 
 # --- 2. A forgets its receiver flow; B hears of it.
 # The flow forgotten is this transfer's (a QP of its own), not an earlier
