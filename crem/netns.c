@@ -260,6 +260,7 @@ static int __net_init crem_net_init(struct net *net)
 	crem_admit_init(&cn->hello_admit, get_random_u64(), 64);
 	crem_admit_init(&cn->peer_hello_admit, get_random_u64(), 128);
 	crem_admit_init(&cn->close_admit, get_random_u64(), 128);
+	crem_admit_init(&cn->peer_close_admit, get_random_u64(), 128);
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	cn->stats = alloc_percpu(struct crem_pcpu_stats);
 	cn->wire = alloc_percpu(struct crem_wire_pcpu);

@@ -86,14 +86,17 @@ struct crem_pool_buf {
  * @nstrangers: receiver flows in the tables whose peer is a stranger;
  *	written under @flows_lock, read without it as a hint (receive.c)
  * @stranger_mem: bytes of engine memory charged to those flows
- * @admit_lock: guards @hello_admit, @peer_hello_admit, @close_admit and
- *	@close_tat
+ * @admit_lock: guards @hello_admit, @peer_hello_admit, @close_admit,
+ *	@peer_close_admit and @close_tat
  * @hello_admit: new receiver flows from strangers, by the HELLO's source
  *	address (an IPv6 one by its /64)
  * @peer_hello_admit: the same from configured peers, apart so that
  *	strangers cannot spend their meters
- * @close_admit: CLOSEs for unknown Flow IDs, by destination address
- * @close_tat: the same, all addresses together
+ * @close_admit: CLOSEs for unknown Flow IDs to strangers, by destination
+ *	address
+ * @peer_close_admit: the same to configured peers, apart so that a flood
+ *	of spoofed strangers' messages cannot spend their meters
+ * @close_tat: CLOSEs to strangers, all addresses together
  */
 struct crem_net {
 	struct net *net;
@@ -132,6 +135,7 @@ struct crem_net {
 	struct crem_admit hello_admit;
 	struct crem_admit peer_hello_admit;
 	struct crem_admit close_admit;
+	struct crem_admit peer_close_admit;
 	u64 close_tat;
 };
 

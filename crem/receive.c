@@ -95,7 +95,8 @@ static const struct crem_crf *crf_of(const struct crem_flow *flow)
 /*
  * CLOSE for unknown Flow IDs: a sender needs one to negotiate again, so
  * each address gets a few a second, and all strangers together a
- * thousand (configured peers are not counted in that).  Each answers a
+ * thousand (configured peers are not counted in that, and have meters
+ * of their own).  Each answers a
  * message at least as long, to the address it came from.
  */
 static const struct crem_rate close_rate_addr = {
@@ -264,13 +265,18 @@ static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 		return;
 	/*
 	 * A configured peer's answer never waits on the strangers' budget,
-	 * which spoofed sources can spend: its own rate bounds it.
+	 * which spoofed sources can spend, nor on meters they share: its
+	 * own rate, in a table of its own, bounds it.
 	 */
 	known = crem_cfg_known_peer(cfg, cb->af, cb->addr);
 	spin_lock_bh(&cn->admit_lock);
-	ok = crem_admit(&cn->close_admit, &close_rate_addr, cb->af, cb->addr,
-			now) &&
-	     (known || crem_rate_take(&cn->close_tat, &close_rate_all, now));
+	if (known)
+		ok = crem_admit(&cn->peer_close_admit, &close_rate_addr,
+				cb->af, cb->addr, now);
+	else
+		ok = crem_admit(&cn->close_admit, &close_rate_addr, cb->af,
+				cb->addr, now) &&
+		     crem_rate_take(&cn->close_tat, &close_rate_all, now);
 	spin_unlock_bh(&cn->admit_lock);
 	if (!ok) {
 		crem_net_stat_inc(cn, CREM_STAT_CLOSES_UNKNOWN_LIMITED);
