@@ -227,12 +227,15 @@ void crem_env_pool_drain(struct crem_net *cn)
 	spin_unlock_bh(&cn->pool_lock);
 }
 
-/* @flow's memory changes by @delta, and its strangers' share if it is one. */
-static void flow_charge(struct crem_flow *flow, s64 delta)
+/*
+ * @charge leaves @flow's memory, and its strangers' share if it is one's
+ * (it was reserved there by stranger_reserve()).
+ */
+static void flow_uncharge(struct crem_flow *flow, size_t charge)
 {
-	flow->mem += delta;
+	flow->mem -= charge;
 	if (flow->stranger)
-		atomic64_add(delta, &flow->cn->stranger_mem);
+		atomic64_sub(charge, &flow->cn->stranger_mem);
 }
 
 /*
@@ -287,6 +290,19 @@ void crem_env_free_flow(struct crem_net *cn, void *mem, size_t size)
 	atomic64_sub(charge_of(size), &cn->mem);
 }
 
+bool crem_env_charge_skb(struct crem_net *cn, unsigned int truesize)
+{
+	u64 net_limit, flow_limit;
+
+	mem_limits(cn, &net_limit, &flow_limit);
+	return net_charge(cn, truesize, net_limit);
+}
+
+void crem_env_uncharge_skb(struct crem_net *cn, unsigned int truesize)
+{
+	atomic64_sub(truesize, &cn->mem);
+}
+
 /*
  * @mem, a kept buffer of @size's class charged to @flow, fitted to @size:
  * within its class krealloc() leaves it where it is and moves KASAN's
@@ -298,7 +314,7 @@ static void *refit(struct crem_flow *flow, void *mem, size_t size)
 	void *fitted = krealloc(mem, size, GFP_ATOMIC | __GFP_NOWARN);
 
 	if (!fitted) {
-		flow_charge(flow, -(s64)charge_of(size));
+		flow_uncharge(flow, charge_of(size));
 		atomic64_sub(charge_of(size), &flow->cn->mem);
 		kfree(mem);
 	}
@@ -315,6 +331,25 @@ bool crem_env_crf_could_fit(struct crem_flow *flow)
 	    flow_limit)
 		return true;
 	crem_net_stat_inc(flow->cn, CREM_STAT_FLOW_MEM_LIMIT);
+	return false;
+}
+
+/*
+ * Configured peers keep the other half of @net_limit (security.rst): a
+ * stranger's flow reserves @charge in the strangers' share first, as one
+ * atomic step, so that flows allocating at once on several CPUs cannot
+ * together pass it.  Return: false (nothing reserved) past the share.
+ */
+static bool stranger_reserve(struct crem_flow *flow, size_t charge,
+			     u64 net_limit)
+{
+	struct crem_net *cn = flow->cn;
+
+	if (!flow->stranger ||
+	    atomic64_add_return(charge, &cn->stranger_mem) <= net_limit / 2)
+		return true;
+	atomic64_sub(charge, &cn->stranger_mem);
+	crem_net_stat_inc(cn, CREM_STAT_STRANGER_MEM_LIMIT);
 	return false;
 }
 
@@ -351,31 +386,32 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 		crem_net_stat_inc(cn, CREM_STAT_FLOW_MEM_LIMIT);
 		return NULL;
 	}
-	/* Configured peers keep the other half (security.rst). */
-	if (flow->stranger &&
-	    atomic64_read(&cn->stranger_mem) + charge > net_limit / 2) {
-		crem_net_stat_inc(cn, CREM_STAT_STRANGER_MEM_LIMIT);
+	if (!stranger_reserve(flow, charge, net_limit))
 		return NULL;
-	}
+	/* From here @charge is in the strangers' share if it is one's. */
 	mem = pool_take(cn, size, flow->pool_epoch);
 	if (mem) {
-		flow_charge(flow, charge);
+		flow->mem += charge;
 		crem_net_stat_inc(cn, CREM_STAT_MEM_LARGE_ALLOCS);
 		crem_net_stat_inc(cn, CREM_STAT_MEM_POOL_REUSED);
 		return refit(flow, mem, size);
 	}
 	if (!net_charge(cn, charge, net_limit))
-		return NULL;
+		goto unreserve;
 	/* Not zeroed: the engine writes what it reads (core/env.h). */
 	mem = kmalloc_charged(cn, size, 0);
 	if (!mem) {
 		atomic64_sub(charge, &cn->mem);
-		return NULL;
+		goto unreserve;
 	}
 	if (large(size))
 		crem_net_stat_inc(cn, CREM_STAT_MEM_LARGE_ALLOCS);
-	flow_charge(flow, charge);
+	flow->mem += charge;
 	return mem;
+unreserve:
+	if (flow->stranger)
+		atomic64_sub(charge, &cn->stranger_mem);
+	return NULL;
 }
 
 /* @mem leaves @flow: to the namespace's pool, or freed. */
@@ -383,7 +419,7 @@ static void flow_free_mem(struct crem_flow *flow, void *mem, size_t size)
 {
 	size_t charge = charge_of(size);
 
-	flow_charge(flow, -(s64)charge);
+	flow_uncharge(flow, charge);
 	if (pool_give(flow->cn, mem, size, flow->pool_epoch))
 		return;
 	atomic64_sub(charge, &flow->cn->mem);

@@ -280,6 +280,18 @@ static bool flow_engine_call(struct crem_flow *flow, const struct crem_msg *m,
 	return crem_flow_ended(flow);
 }
 
+/* The inbox's first message, its charge given back; NULL if empty. */
+static struct sk_buff *inbox_take(struct crem_flow *flow)
+{
+	struct sk_buff *skb;
+
+	lockdep_assert_held(&flow->lock);
+	skb = __skb_dequeue(&flow->inbox);
+	if (skb)
+		crem_env_uncharge_skb(flow->cn, skb->truesize);
+	return skb;
+}
+
 /* Run one CREM message from the inbox through the engine.  Consumes it. */
 static void flow_message(struct crem_flow *flow, struct sk_buff *skb)
 {
@@ -321,7 +333,7 @@ static void flow_engine(struct work_struct *work)
 	flow->scratch = crem_scratch_get();
 	for (;;) {
 		spin_lock_bh(&flow->lock);
-		skb = flow->dead ? NULL : __skb_dequeue(&flow->inbox);
+		skb = flow->dead ? NULL : inbox_take(flow);
 		flow->engine_running = skb != NULL;
 		spin_unlock_bh(&flow->lock);
 		if (!skb)
@@ -383,7 +395,8 @@ bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb,
 		return true;
 	} else if (skb_queue_len(&flow->inbox) >= CREM_FLOW_INBOX) {
 		crem_net_stat_inc(flow->cn, CREM_STAT_MSGS_INBOX_FULL);
-	} else {
+	} else if (crem_env_charge_skb(flow->cn, skb->truesize)) {
+		/* Uncharged as it leaves the inbox (inbox_take()). */
 		__skb_queue_tail(&flow->inbox, skb);
 		flow_kick(flow);
 		queued = true;
@@ -398,12 +411,14 @@ bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb,
 static void flow_reap(struct work_struct *work)
 {
 	struct crem_flow *flow = container_of(work, struct crem_flow, reap);
+	struct sk_buff *skb;
 
 	hrtimer_cancel(&flow->timer);
 	hrtimer_cancel(&flow->kick);
 	spin_lock_bh(&flow->lock);
 	flow->dead = true;
-	__skb_queue_purge(&flow->inbox);
+	while ((skb = inbox_take(flow)))
+		kfree_skb(skb);
 	spin_unlock_bh(&flow->lock);
 	/* No engine call after this; a decode it had out is back. */
 	flush_work(&flow->engine);

@@ -269,8 +269,9 @@ int crem_flow_new_crf(struct crem_net *cn, const struct crem_msg *hello,
  * must see the answers that came, and the engine work runs behind the
  * receive softirq that keeps a busy CPU.
  * Context: softirq, under rcu_read_lock().  Return: true if the flow took
- * @skb (queued or consumed), false if the flow is dead or its inbox full
- * (the caller still owns it).
+ * @skb (queued or consumed), false if the flow is dead, its inbox full
+ * or the namespace at its mem-limit (a queued message is charged to it;
+ * the caller still owns @skb).
  */
 bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb,
 		    const struct crem_msg *m);

@@ -7,6 +7,7 @@
 #include <linux/netdevice.h>
 #include <linux/slab.h>
 
+#include "env.h"
 #include "netns.h"
 #include "reinject.h"
 
@@ -33,6 +34,13 @@ static struct crem_rx_pkt *rx_pkt_new(struct crem_flow *flow,
 	rec = kmem_cache_zalloc(crem_rx_pkt_cache, GFP_ATOMIC | __GFP_NOWARN);
 	if (!rec)
 		return NULL;
+	/* A packet crem keeps is memory it uses (security.rst). */
+	rec->charge = skb->truesize + sizeof(*rec);
+	if (!crem_env_charge_skb(flow->cn, rec->charge)) {
+		kmem_cache_free(crem_rx_pkt_cache, rec);
+		return NULL;
+	}
+	rec->cn = flow->cn;
 	rec->skb = skb;
 	rec->net = flow->cn->net;
 	rec->dev = dev;
@@ -44,6 +52,7 @@ static struct crem_rx_pkt *rx_pkt_new(struct crem_flow *flow,
 
 static void rx_pkt_free(struct crem_rx_pkt *rec)
 {
+	crem_env_uncharge_skb(rec->cn, rec->charge);
 	netdev_put(rec->dev, &rec->tracker);
 	kmem_cache_free(crem_rx_pkt_cache, rec);
 }

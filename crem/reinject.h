@@ -45,6 +45,8 @@ struct crem_rx_pkt {
 	crem_okfn_t okfn;		/* NULL: restored, enters at @dev */
 	nf_hookfn *hook;		/* crem's hook it was stolen by */
 	void *hook_priv;
+	struct crem_net *cn;		/* charged @charge (mem_bytes) */
+	unsigned int charge;
 	u8 pf;
 	bool drop;			/* its continuation's module went */
 };
