@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# mqp_profile: where the time goes with many QPs, crem off against on in
+# one boot.  A measurement, not a test (not in TEST_PROGS): it prints
+# numbers and judges nothing.  Host mode, 5 ms each way, B writes to A.
+#
+#   tests/selftests/run.sh -k 6.12 -t mqp_profile.sh \
+#       -p "modes=off,on,off,on qps=8 n=50 perf=1"
+#
+# Parameters (run.sh -p): CREM_MODES (off, on, or bare: crem on with no
+# prefix protected; default off,on,off,on), CREM_QPS (8), CREM_N
+# (iterations of 64 KiB, 50), CREM_TOOL (ib_write_bw), CREM_LOSS (percent
+# on B's egress, none), CREM_SET (cremctl set arguments, commas for
+# spaces), CREM_PERF=1 (perf record of the whole guest).
+#
+# Printed for each run and host: the goodput; the CPU ticks by kind and
+# busy microseconds per RoCE packet; rxe's hardware counters (its
+# completer_retry_err counts retries on the retransmission timer,
+# out_of_seq_request and duplicate_request what the responder saw); the
+# crem counters that changed; the reasons flows went down; with perf, the
+# top symbols, crem's inclusive shares, and the leaf symbols of the
+# samples taken under crem's hooks and socket.
+. ./guest.sh
+
+ktap_plan 1
+"$TC" qdisc add dev eth0 root netem delay 5ms limit 100000
+[ "$CREM_ROLE" = b ] && [ -n "${CREM_LOSS:-}" ] &&
+	"$TC" qdisc change dev eth0 root netem delay 5ms limit 100000 \
+		loss "$CREM_LOSS%"
+crem_load && "$CREMCTL" set port "$CREM_LAB_PORT" > /dev/null &&
+	"$CREMCTL" protect add "$CREM_PEER_IP/32" > /dev/null
+[ -n "${CREM_SET:-}" ] && "$CREMCTL" set $(echo "$CREM_SET" | tr , " ")
+tool=${CREM_TOOL:-ib_write_bw}
+hw=/sys/class/infiniband/rxe0/ports/1/hw_counters
+
+# cpu_ticks: user, sys, irq, softirq and idle ticks since boot.
+cpu_ticks() {
+	awk '/^cpu / { print $2, $4, $7, $8, $5 }' /proc/stat
+}
+
+# rxe_packets: RoCE packets rxe sent and received since it came up.
+rxe_packets() {
+	echo $(( $(cat $hw/sent_pkts) + $(cat $hw/rcvd_pkts) ))
+}
+
+# perf_summary DATA: what perf recorded, as diagnostics.
+perf_summary() {
+	perf report -i "$1" --stdio --no-children -g none --sort dso,sym \
+		2>/dev/null | grep '%' | head -n 25 | sed 's/^/# /'
+	perf report -i "$1" --stdio --children -g none --sort sym 2>/dev/null |
+		grep -E 'crem_|nf_hook_slow|rxe_xmit|net_rx_action|net_tx_action' |
+		head -n 30 | sed 's/^/# incl /'
+	# One sample a block: a header line, then its call chain, leaf first.
+	perf script -i "$1" -F ip,sym 2>/dev/null | awk '
+		/^$/ {
+			if (under) { total++; if (leaf != "") n[leaf]++ }
+			leaf = ""; under = 0; first = 1; next
+		}
+		{
+			if (first) { leaf = $2; first = 0 }
+			if ($2 ~ /^crem_(rx|tx|receive_datagram|reinject)/ ||
+			    $2 ~ /^flow_(engine|timeout)/)
+				under = 1
+		}
+		END {
+			for (s in n)
+				printf "%6d %5.1f%% %s\n", n[s], 100 * n[s] / total, s
+			print total " samples under crem"
+		}' | sort -rn | head -n 40 | sed 's/^/# leaf /'
+}
+
+"$CREMCTL" -j monitor > /tmp/mon 2>&1 &
+for mode in $(echo "${CREM_MODES:-off,on,off,on}" | tr , " "); do
+	: > /tmp/mon
+	case $mode in
+	bare)
+		"$CREMCTL" set enabled on > /dev/null
+		"$CREMCTL" protect del "$CREM_PEER_IP/32" > /dev/null ;;
+	*)
+		"$CREMCTL" set enabled "$mode" > /dev/null
+		"$CREMCTL" protect add "$CREM_PEER_IP/32" > /dev/null 2>&1 ;;
+	esac
+	"$CREMCTL" -j stats > /tmp/stats0
+	set -- $(cpu_ticks)
+	packets=$(rxe_packets)
+	recorder=
+	if [ "${CREM_PERF:-0}" = 1 ]; then
+		perf record -a -g -e cpu-clock -F 499 -o "/tmp/perf.$mode" \
+			> /dev/null 2>&1 &
+		recorder=$!
+	fi
+	perftest_bw "$tool" /tmp/bw -q "${CREM_QPS:-8}" -s 65536 \
+		-n "${CREM_N:-50}"
+	echo "# $mode: $(cat /tmp/bw 2> /dev/null) MB/s"
+	set -- "$@" $(cpu_ticks)
+	packets=$(( $(rxe_packets) - packets ))
+	busy=$(( $6 - $1 + $7 - $2 + $8 - $3 + $9 - $4 ))
+	echo "# cpu $mode: user $(( $6 - $1 )) sys $(( $7 - $2 )) irq $(( $8 - $3 )) softirq $(( $9 - $4 )) idle $(( ${10} - $5 )) ticks; $packets packets; busy $(( busy * 10000 / (packets > 0 ? packets : 1) )) us a packet"
+	if [ -n "$recorder" ]; then
+		kill -INT "$recorder"
+		wait "$recorder"
+		perf_summary "/tmp/perf.$mode"
+	fi
+	"$CREMCTL" -j stats | jq -c --slurpfile a /tmp/stats0 \
+		'to_entries | map(select(.value != ($a[0][.key] // 0))) |
+		 map({(.key): (.value - ($a[0][.key] // 0))}) | add' |
+		sed 's/^/# changed /'
+	tr -d '\000' < /tmp/mon | grep flow-down |
+		grep -o '"reason_name":"[^"]*"' | sort | uniq -c |
+		sed 's/^/# flows down: /'
+	for c in "$hw"/*; do
+		printf "%s=%s " "$(basename "$c")" "$(cat "$c")"
+	done | sed 's/^/# rxe /'
+	echo
+done
+kill_comm cremctl
+ktap_ok "profile taken (a measurement: judged by nobody)"
+ktap_finish
