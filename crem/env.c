@@ -240,9 +240,11 @@ static void flow_uncharge(struct crem_flow *flow, size_t charge)
 
 /*
  * Charge @charge to @cn against @net_limit.  What the pool keeps gives way
- * to what a flow needs.  Return: false (nothing charged) past the limit.
+ * to what a flow needs.  Return: false (nothing charged; counted as
+ * @refused) past the limit.
  */
-static bool net_charge(struct crem_net *cn, size_t charge, u64 net_limit)
+static bool net_charge_counted(struct crem_net *cn, size_t charge,
+			       u64 net_limit, enum crem_stat refused)
 {
 	if (atomic64_add_return(charge, &cn->mem) <= net_limit)
 		return true;
@@ -251,8 +253,14 @@ static bool net_charge(struct crem_net *cn, size_t charge, u64 net_limit)
 	if (atomic64_add_return(charge, &cn->mem) <= net_limit)
 		return true;
 	atomic64_sub(charge, &cn->mem);
-	crem_net_stat_inc(cn, CREM_STAT_MEM_LIMIT);
+	crem_net_stat_inc(cn, refused);
 	return false;
+}
+
+/* An allocation's charge: refused, it counts as mem_limit. */
+static bool net_charge(struct crem_net *cn, size_t charge, u64 net_limit)
+{
+	return net_charge_counted(cn, charge, net_limit, CREM_STAT_MEM_LIMIT);
 }
 
 /* kmalloc() in any context, charged to @cn's memory cgroup. */
@@ -290,17 +298,33 @@ void crem_env_free_flow(struct crem_net *cn, void *mem, size_t size)
 	atomic64_sub(charge_of(size), &cn->mem);
 }
 
-bool crem_env_charge_skb(struct crem_net *cn, unsigned int truesize)
+bool crem_env_charge_skb(struct crem_flow *flow, unsigned int truesize)
 {
+	struct crem_net *cn = flow->cn;
 	u64 net_limit, flow_limit;
 
 	mem_limits(cn, &net_limit, &flow_limit);
-	return net_charge(cn, truesize, net_limit);
+	/* A stranger's packets come out of the strangers' half too. */
+	if (flow->stranger &&
+	    atomic64_add_return(truesize, &cn->stranger_mem) > net_limit / 2) {
+		atomic64_sub(truesize, &cn->stranger_mem);
+		crem_net_stat_inc(cn, CREM_STAT_MEM_LIMIT_PACKETS);
+		return false;
+	}
+	if (net_charge_counted(cn, truesize, net_limit,
+			       CREM_STAT_MEM_LIMIT_PACKETS))
+		return true;
+	if (flow->stranger)
+		atomic64_sub(truesize, &cn->stranger_mem);
+	return false;
 }
 
-void crem_env_uncharge_skb(struct crem_net *cn, unsigned int truesize)
+void crem_env_uncharge_skb(struct crem_net *cn, bool stranger,
+			   unsigned int truesize)
 {
 	atomic64_sub(truesize, &cn->mem);
+	if (stranger)
+		atomic64_sub(truesize, &cn->stranger_mem);
 }
 
 /*

@@ -79,27 +79,32 @@ void crem_env_free_flow(struct crem_net *cn, void *mem, size_t size);
 
 /**
  * crem_env_charge_skb() - charge a packet crem keeps to its namespace
- * @cn: the namespace
+ * @flow: the flow keeping it
  * @truesize: what the packet takes (its skb's truesize, with crem's
  *	record of it if any)
  *
  * Held RoCEv2 packets, restored ones waiting to be handed on and CREM
  * messages waiting in a flow's inbox are memory crem keeps: ``mem_bytes``
- * counts them, against mem-limit.  The skb itself is not re-charged to a
- * memory cgroup: it was allocated by the stack.  Context: any but a hard
- * interrupt.
+ * counts them, against mem-limit, and a stranger's flow's also against
+ * the strangers' half of it.  The skb itself is not charged to a memory
+ * cgroup again: the stack allocated it.
  *
- * Return: false (nothing charged; counted as ``mem_limit``) past the
- * limit: the caller then keeps nothing.
+ * Context: any but a hard interrupt.
+ * Return: false (nothing charged; counted as ``mem_limit_packets``) past
+ * either limit: the caller then keeps nothing.
  */
-bool crem_env_charge_skb(struct crem_net *cn, unsigned int truesize);
+bool crem_env_charge_skb(struct crem_flow *flow, unsigned int truesize);
 
 /**
  * crem_env_uncharge_skb() - give back what crem_env_charge_skb() took
- * @cn: the namespace it charged
+ * @cn: the flow's namespace
+ * @stranger: whether the flow's peer is a stranger
  * @truesize: the same @truesize
+ *
+ * Context: any.
  */
-void crem_env_uncharge_skb(struct crem_net *cn, unsigned int truesize);
+void crem_env_uncharge_skb(struct crem_net *cn, bool stranger,
+			   unsigned int truesize);
 
 /*
  * Free the buffers the namespace keeps for its next flows.  Any context

@@ -288,7 +288,7 @@ static struct sk_buff *inbox_take(struct crem_flow *flow)
 	lockdep_assert_held(&flow->lock);
 	skb = __skb_dequeue(&flow->inbox);
 	if (skb)
-		crem_env_uncharge_skb(flow->cn, skb->truesize);
+		crem_env_uncharge_skb(flow->cn, flow->stranger, skb->truesize);
 	return skb;
 }
 
@@ -395,7 +395,7 @@ bool crem_flow_post(struct crem_flow *flow, struct sk_buff *skb,
 		return true;
 	} else if (skb_queue_len(&flow->inbox) >= CREM_FLOW_INBOX) {
 		crem_net_stat_inc(flow->cn, CREM_STAT_MSGS_INBOX_FULL);
-	} else if (crem_env_charge_skb(flow->cn, skb->truesize)) {
+	} else if (crem_env_charge_skb(flow, skb->truesize)) {
 		/* Uncharged as it leaves the inbox (inbox_take()). */
 		__skb_queue_tail(&flow->inbox, skb);
 		flow_kick(flow);

@@ -36,11 +36,12 @@ static struct crem_rx_pkt *rx_pkt_new(struct crem_flow *flow,
 		return NULL;
 	/* A packet crem keeps is memory it uses (security.rst). */
 	rec->charge = skb->truesize + sizeof(*rec);
-	if (!crem_env_charge_skb(flow->cn, rec->charge)) {
+	if (!crem_env_charge_skb(flow, rec->charge)) {
 		kmem_cache_free(crem_rx_pkt_cache, rec);
 		return NULL;
 	}
 	rec->cn = flow->cn;
+	rec->stranger = flow->stranger;
 	rec->skb = skb;
 	rec->net = flow->cn->net;
 	rec->dev = dev;
@@ -52,7 +53,7 @@ static struct crem_rx_pkt *rx_pkt_new(struct crem_flow *flow,
 
 static void rx_pkt_free(struct crem_rx_pkt *rec)
 {
-	crem_env_uncharge_skb(rec->cn, rec->charge);
+	crem_env_uncharge_skb(rec->cn, rec->stranger, rec->charge);
 	netdev_put(rec->dev, &rec->tracker);
 	kmem_cache_free(crem_rx_pkt_cache, rec);
 }

@@ -47,6 +47,7 @@ struct crem_rx_pkt {
 	void *hook_priv;
 	struct crem_net *cn;		/* charged @charge (mem_bytes) */
 	unsigned int charge;
+	bool stranger;			/* to the strangers' share too */
 	u8 pf;
 	bool drop;			/* its continuation's module went */
 };

@@ -14,6 +14,7 @@ static const char *const crem_stat_names[] = {
 	[CREM_STAT_REPORTS_REFUSED] = "reports_refused",
 	[CREM_STAT_FLOW_LIMIT] = "flow_limit",
 	[CREM_STAT_MEM_LIMIT] = "mem_limit",
+	[CREM_STAT_MEM_LIMIT_PACKETS] = "mem_limit_packets",
 	[CREM_STAT_FLOW_MEM_LIMIT] = "flow_mem_limit",
 	[CREM_STAT_RESTORED_INJECTED] = "restored_injected",
 	[CREM_STAT_HELD_REINJECTED] = "held_reinjected",

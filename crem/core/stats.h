@@ -25,6 +25,7 @@ enum crem_stat {
 	CREM_STAT_REPORTS_REFUSED,	/* PATH_REPORT from no allowed reporter */
 	CREM_STAT_FLOW_LIMIT,		/* a flow not made: max_flows */
 	CREM_STAT_MEM_LIMIT,		/* engine memory refused: mem_limit */
+	CREM_STAT_MEM_LIMIT_PACKETS,	/* a packet or message not kept: the same */
 	CREM_STAT_FLOW_MEM_LIMIT,	/* refused: one flow's flow_mem_limit */
 	CREM_STAT_RESTORED_INJECTED,	/* restored packets handed on */
 	CREM_STAT_HELD_REINJECTED,	/* held packets handed on */
