@@ -498,6 +498,14 @@ bool crem_flow_promote(struct crem_flow *flow)
 	struct crem_flow *live;
 
 	if (!crem_flowtable_promote(flow, &live)) {
+		/*
+		 * Its sender hears now (CLOSE, flow ended), not only from
+		 * the rate-limited answer its next message would get.
+		 */
+		spin_lock_bh(&flow->lock);
+		crem_flow_close(flow, CREM_CLOSE_FLOW_ENDED);
+		spin_unlock_bh(&flow->lock);
+		crem_net_stat_inc(flow->cn, CREM_STAT_CANDIDATES_REFUSED);
 		crem_flow_kill(flow);
 		return false;
 	}

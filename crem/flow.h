@@ -299,9 +299,10 @@ void crem_flow_kill(struct crem_flow *flow);
  * @flow: the candidate receiver flow its sender confirmed
  *
  * The live flow of its key, if its peer is the candidate's, ends.  If it
- * is another peer's, the candidate ends instead: nothing could confirm
- * it while that flow lives, and its sender, which takes it for its
- * flow, learns otherwise from the CLOSE its next message gets.
+ * is another peer's, the candidate closes (CLOSE to its sender, which
+ * took it for its flow) and ends instead, counted as
+ * ``candidates_refused``: nothing could confirm it while that flow
+ * lives.
  * Context: softirq, under rcu_read_lock().
  *
  * Return: false if the candidate ended.

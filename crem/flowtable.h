@@ -41,15 +41,16 @@ bool crem_flowtable_unlink(struct crem_flow *flow);
 /**
  * crem_flowtable_promote() - make a candidate the live flow of its key
  * @candidate: the candidate receiver flow
- *
  * @live: set to the live flow it replaced, now out of the tables (the
  *	caller ends it), or NULL if there was none
  *
  * It takes the place of the live flow of its key if that flow's peer is
- * the candidate's.  Takes flows_lock.
+ * the candidate's.  A candidate already out of the tables, or no longer
+ * one, is left as it is.  Takes flows_lock.
  *
- * Return: false if the live flow is another peer's: the candidate stays
- * one, and can never be confirmed while that flow lives.
+ * Return: true if it was promoted, or left as it is; false if the live
+ * flow is another peer's: the candidate stays one, and can never be
+ * confirmed while that flow lives.
  */
 bool crem_flowtable_promote(struct crem_flow *candidate,
 			    struct crem_flow **live);

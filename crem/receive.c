@@ -330,10 +330,8 @@ int crem_receive_datagram(struct sock *sk, struct sk_buff *skb)
 	 * flow active, and its sources go to that other peer's flow.
 	 */
 	if (READ_ONCE(flow->key.candidate) && crem_crf_confirms(&m) &&
-	    !crem_flow_promote(flow)) {
-		crem_net_stat_inc(cn, CREM_STAT_MSGS_WRONG_PEER);
+	    !crem_flow_promote(flow))
 		goto drop;
-	}
 	if (crem_flow_post(flow, skb, &m))
 		return 0;
 drop:

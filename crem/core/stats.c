@@ -34,6 +34,7 @@ static const char *const crem_stat_names[] = {
 	[CREM_STAT_STRANGER_MEM_LIMIT] = "stranger_mem_limit",
 	[CREM_STAT_FLOW_CANDIDATES] = "flow_candidates",
 	[CREM_STAT_FLOWS_REPLACED] = "flows_replaced",
+	[CREM_STAT_CANDIDATES_REFUSED] = "candidates_refused",
 	[CREM_STAT_CLOSES_UNKNOWN_SENT] = "closes_unknown_sent",
 	[CREM_STAT_CLOSES_UNKNOWN_LIMITED] = "closes_unknown_limited",
 	[CREM_STAT_COST_TX_SAMPLES] = "cost_tx_samples",

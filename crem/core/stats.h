@@ -46,6 +46,7 @@ enum crem_stat {
 	CREM_STAT_STRANGER_MEM_LIMIT,	/* strangers' share of mem_limit */
 	CREM_STAT_FLOW_CANDIDATES,	/* a new nonce for a live flow */
 	CREM_STAT_FLOWS_REPLACED,	/* a candidate confirmed */
+	CREM_STAT_CANDIDATES_REFUSED,	/* confirmed, another peer's flow live */
 	CREM_STAT_CLOSES_UNKNOWN_SENT,	/* CLOSE for an unknown Flow ID */
 	CREM_STAT_CLOSES_UNKNOWN_LIMITED, /* one not sent: rate limit */
 	/*

@@ -206,31 +206,40 @@ ktap_check "A and B agree on the flow: $live" lab_sync "flow-$live"
 # third address negotiates the descriptor afresh; then B confirms its
 # candidate.  It must not take the third address's flow's place, nor
 # answer as if it had (B would show the flow active, its sources going
-# to the other peer's flow): the candidate ends, the message counts as
-# from the wrong peer, and B's next message for it gets a CLOSE.
+# to the other peer's flow): the candidate closes and ends
+# (candidates_refused), and B's next message for it gets a CLOSE.
 if [ "$CREM_ROLE" = a ]; then
 	to_self() {
 		/crem/cremsend -d "$CREM_SELF_IP" -p "$CREM_LAB_PORT" "$@"
 	}
-	# the flows of QP 0x5151 in STATE, one JSON a line
+	# qp_flows STATE: the flows of QP 0x5151 in STATE, one JSON a line.
 	qp_flows() {
 		"$CREMCTL" -j flows | jq -c --arg s "$1" \
 			'.[] | select(.qp == 20817 and .state == $s)'
 	}
-	has_qp_flow() {
+	# qp_has STATE: QP 0x5151 has a flow in STATE.
+	qp_has() {
 		[ -n "$(qp_flows "$1")" ]
 	}
+	# qp_flow_is STATE ID: the flow of QP 0x5151 in STATE is ID ("" none).
+	qp_flow_is() {
+		[ "$(qp_flows "$1" | jq -r .id)" = "$2" ]
+	}
+	# grew NAME FROM: counter NAME is above FROM.
+	grew() {
+		[ "$(stat "$1")" -gt "$2" ]
+	}
 	usrc=198.51.100.9
-	to_self -S "$CREM_PEER_IP" hello 0x5151 0x1b1 "$usrc" "$CREM_SELF_IP" &&
-		wait_for 10 has_qp_flow active
+	to_self -S "$CREM_PEER_IP" hello 0x5151 0x1b1 "$usrc" "$CREM_SELF_IP"
+	wait_for 10 qp_has active
 	old=$(qp_flows active | jq -r .id)
-	to_self -S "$CREM_PEER_IP" hello 0x5151 0x1b2 "$usrc" "$CREM_SELF_IP" &&
-		wait_for 10 has_qp_flow candidate
+	to_self -S "$CREM_PEER_IP" hello 0x5151 0x1b2 "$usrc" "$CREM_SELF_IP"
+	wait_for 10 qp_has candidate
 	cand=$(qp_flows candidate | jq -r .id)
 	to_self -S "$CREM_PEER_IP" close "$old" 1
-	sleep 0.5
+	wait_for 10 qp_flow_is active ""
 	to_self -S "$THIRD" hello 0x5151 0x1b3 "$usrc" "$CREM_SELF_IP"
-	sleep 0.5
+	wait_for 10 qp_has active
 	fresh=$(qp_flows active | jq -r .id)
 	peer=$(qp_flows active | jq -r .peer)
 	if [ -n "$old" ] && [ -n "$cand" ] && [ -n "$fresh" ] &&
@@ -240,23 +249,22 @@ if [ "$CREM_ROLE" = a ]; then
 		ktap_fail "QP 0x5151: B's flow '$old', candidate '$cand', live '$fresh' of '$peer'"
 		diag
 	fi
-	wrong=$(stat msgs_wrong_peer)
+	refused=$(stat candidates_refused)
 	to_self -S "$CREM_PEER_IP" param "$cand" 8 1
-	sleep 0.5
+	wait_for 10 qp_flow_is candidate ""
 	left=$(qp_flows candidate | jq -r .id)
 	now=$(qp_flows active | jq -r .id)
 	if [ -z "$left" ] && [ "$now" = "$fresh" ] &&
-	   [ "$(stat msgs_wrong_peer)" -gt "$wrong" ]; then
+	   grew candidates_refused "$refused"; then
 		ktap_ok "B's confirmation of $cand refused: the candidate ended, $THIRD's flow $fresh stays live"
 	else
-		ktap_fail "B's confirmation of '$cand': candidate left '$left', live '$now' (was '$fresh'), msgs_wrong_peer $wrong -> $(stat msgs_wrong_peer)"
+		ktap_fail "B's confirmation of '$cand': candidate left '$left', live '$now' (was '$fresh'), candidates_refused $refused -> $(stat candidates_refused)"
 		diag
 	fi
 	noflow=$(stat msgs_no_flow) sent=$(stat closes_unknown_sent)
 	to_self -S "$CREM_PEER_IP" param "$cand" 8 1
-	sleep 0.5
-	if [ "$(stat msgs_no_flow)" -gt "$noflow" ] &&
-	   [ "$(stat closes_unknown_sent)" -gt "$sent" ]; then
+	wait_for 10 grew closes_unknown_sent "$sent"
+	if grew msgs_no_flow "$noflow" && grew closes_unknown_sent "$sent"; then
 		ktap_ok "B's next message for $cand found no flow and got a CLOSE"
 	else
 		ktap_fail "B's next message for '$cand': msgs_no_flow $noflow -> $(stat msgs_no_flow), closes_unknown_sent $sent -> $(stat closes_unknown_sent)"
