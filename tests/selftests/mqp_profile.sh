@@ -51,7 +51,8 @@ perf_summary() {
 	perf report -i "$1" --stdio --children -g none --sort sym 2>/dev/null |
 		grep -E 'crem_|nf_hook_slow|rxe_xmit|net_rx_action|net_tx_action' |
 		head -n 30 | sed 's/^/# incl /'
-	# One sample a block: a header line, then its call chain, leaf first.
+	# One sample a block of lines, "address symbol" each, the leaf
+	# first, blocks apart by an empty line.
 	perf script -i "$1" -F ip,sym 2>/dev/null | awk '
 		/^$/ {
 			if (under) { total++; if (leaf != "") n[leaf]++ }
@@ -90,6 +91,7 @@ for mode in $(echo "${CREM_MODES:-off,on,off,on}" | tr , " "); do
 			> /dev/null 2>&1 &
 		recorder=$!
 	fi
+	rm -f /tmp/bw
 	perftest_bw "$tool" /tmp/bw -q "${CREM_QPS:-8}" -s 65536 \
 		-n "${CREM_N:-50}"
 	echo "# $mode: $(cat /tmp/bw 2> /dev/null) MB/s"

@@ -341,7 +341,9 @@ ktap_transfer() {
 		sed 's/^/# /' /tmp/perftest.out 2>/dev/null | tail -n 5
 		# perftest, killed, may have printed nothing: what crem
 		# did with the flows is the rest of the story.
-		[ -d /sys/module/crem ] && crem_stats_diag
+		if [ -d /sys/module/crem ]; then
+			crem_stats_diag
+		fi
 	fi
 }
 
