@@ -228,14 +228,37 @@ void crem_env_pool_drain(struct crem_net *cn)
 }
 
 /*
- * @charge leaves @flow's memory, and its strangers' share if it is one's
- * (it was reserved there by stranger_reserve()).
+ * Configured peers keep the other half of @net_limit (security.rst): what a
+ * stranger's flow takes (@stranger) is reserved in the strangers' share
+ * first, as one atomic step, so that flows charging at once on several
+ * CPUs cannot together pass it.  Return: false (nothing reserved; counted
+ * as @refused) past the share.
  */
+static bool stranger_reserve(struct crem_net *cn, bool stranger,
+			     size_t charge, u64 net_limit,
+			     enum crem_stat refused)
+{
+	if (!stranger ||
+	    atomic64_add_return(charge, &cn->stranger_mem) <= net_limit / 2)
+		return true;
+	atomic64_sub(charge, &cn->stranger_mem);
+	crem_net_stat_inc(cn, refused);
+	return false;
+}
+
+/* Give back what stranger_reserve() took. */
+static void stranger_unreserve(struct crem_net *cn, bool stranger,
+			       size_t charge)
+{
+	if (stranger)
+		atomic64_sub(charge, &cn->stranger_mem);
+}
+
+/* @charge leaves @flow's memory, and its strangers' share if it is one's. */
 static void flow_uncharge(struct crem_flow *flow, size_t charge)
 {
 	flow->mem -= charge;
-	if (flow->stranger)
-		atomic64_sub(charge, &flow->cn->stranger_mem);
+	stranger_unreserve(flow->cn, flow->stranger, charge);
 }
 
 /*
@@ -304,18 +327,13 @@ bool crem_env_charge_skb(struct crem_flow *flow, unsigned int truesize)
 	u64 net_limit, flow_limit;
 
 	mem_limits(cn, &net_limit, &flow_limit);
-	/* A stranger's packets come out of the strangers' half too. */
-	if (flow->stranger &&
-	    atomic64_add_return(truesize, &cn->stranger_mem) > net_limit / 2) {
-		atomic64_sub(truesize, &cn->stranger_mem);
-		crem_net_stat_inc(cn, CREM_STAT_MEM_LIMIT_PACKETS);
+	if (!stranger_reserve(cn, flow->stranger, truesize, net_limit,
+			      CREM_STAT_MEM_LIMIT_PACKETS))
 		return false;
-	}
 	if (net_charge_counted(cn, truesize, net_limit,
 			       CREM_STAT_MEM_LIMIT_PACKETS))
 		return true;
-	if (flow->stranger)
-		atomic64_sub(truesize, &cn->stranger_mem);
+	stranger_unreserve(cn, flow->stranger, truesize);
 	return false;
 }
 
@@ -323,8 +341,7 @@ void crem_env_uncharge_skb(struct crem_net *cn, bool stranger,
 			   unsigned int truesize)
 {
 	atomic64_sub(truesize, &cn->mem);
-	if (stranger)
-		atomic64_sub(truesize, &cn->stranger_mem);
+	stranger_unreserve(cn, stranger, truesize);
 }
 
 /*
@@ -355,25 +372,6 @@ bool crem_env_crf_could_fit(struct crem_flow *flow)
 	    flow_limit)
 		return true;
 	crem_net_stat_inc(flow->cn, CREM_STAT_FLOW_MEM_LIMIT);
-	return false;
-}
-
-/*
- * Configured peers keep the other half of @net_limit (security.rst): a
- * stranger's flow reserves @charge in the strangers' share first, as one
- * atomic step, so that flows allocating at once on several CPUs cannot
- * together pass it.  Return: false (nothing reserved) past the share.
- */
-static bool stranger_reserve(struct crem_flow *flow, size_t charge,
-			     u64 net_limit)
-{
-	struct crem_net *cn = flow->cn;
-
-	if (!flow->stranger ||
-	    atomic64_add_return(charge, &cn->stranger_mem) <= net_limit / 2)
-		return true;
-	atomic64_sub(charge, &cn->stranger_mem);
-	crem_net_stat_inc(cn, CREM_STAT_STRANGER_MEM_LIMIT);
 	return false;
 }
 
@@ -410,7 +408,8 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 		crem_net_stat_inc(cn, CREM_STAT_FLOW_MEM_LIMIT);
 		return NULL;
 	}
-	if (!stranger_reserve(flow, charge, net_limit))
+	if (!stranger_reserve(cn, flow->stranger, charge, net_limit,
+			      CREM_STAT_STRANGER_MEM_LIMIT))
 		return NULL;
 	/* From here @charge is in the strangers' share if it is one's. */
 	mem = pool_take(cn, size, flow->pool_epoch);
@@ -433,8 +432,7 @@ static void *env_alloc(void *ctx, void *owner, size_t size)
 	flow->mem += charge;
 	return mem;
 unreserve:
-	if (flow->stranger)
-		atomic64_sub(charge, &cn->stranger_mem);
+	stranger_unreserve(cn, flow->stranger, charge);
 	return NULL;
 }
 

@@ -270,13 +270,9 @@ static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 	 */
 	known = crem_cfg_known_peer(cfg, cb->af, cb->addr);
 	spin_lock_bh(&cn->admit_lock);
-	if (known)
-		ok = crem_admit(&cn->peer_close_admit, &close_rate_addr,
-				cb->af, cb->addr, now);
-	else
-		ok = crem_admit(&cn->close_admit, &close_rate_addr, cb->af,
-				cb->addr, now) &&
-		     crem_rate_take(&cn->close_tat, &close_rate_all, now);
+	ok = crem_admit(known ? &cn->peer_close_admit : &cn->close_admit,
+			&close_rate_addr, cb->af, cb->addr, now) &&
+	     (known || crem_rate_take(&cn->close_tat, &close_rate_all, now));
 	spin_unlock_bh(&cn->admit_lock);
 	if (!ok) {
 		crem_net_stat_inc(cn, CREM_STAT_CLOSES_UNKNOWN_LIMITED);
