@@ -94,10 +94,10 @@ fi
 # default timer, and rxe fails work requests of its own accord once it
 # retries on the timer (datapath.rst, "RDMA's own faults": with crem
 # never loaded and a 16.8 ms timer, ib_send_bw -q 8 failed 4 of 40 runs
-# with IBV_WC_REM_INV_REQ_ERR, the responder's NAK, not a retry count).  In CI's run
-# of crem_limits, 2 QPs at 0 % loss, B retransmitted 4,830 of 7,943
-# packets that way and failed with IBV_WC_REM_INV_REQ_ERR (1 of 5 runs
-# here).  The timer scales with the guest's slowness, as a link's timer
+# with IBV_WC_REM_INV_REQ_ERR, the responder's NAK, not a retry count).
+# In CI's run of crem_limits, 2 QPs at 0 % loss, B retransmitted 4,830 of
+# 7,943 packets that way and failed with IBV_WC_REM_INV_REQ_ERR (1 of 5
+# runs here).  The timer scales with the guest's slowness, as a link's timer
 # does with its round trip; the stock kernels keep perftest's default.
 # The debug guests get 900 s (CREM_LAB_TIMEOUT_DEBUG) instead of 600, so
 # that a busier host does not kill a test that is only slow.

@@ -57,7 +57,7 @@ checked() {
 			ktap_ok "$1: B sent $((repairs - repairs_before)) repairs"
 		else
 			ktap_fail "$1: B sent no repairs ($repairs_before -> $repairs)"
-			crem_flow_diag
+			crem_stats_diag
 		fi
 		repairs_before=$repairs
 		return
@@ -68,7 +68,7 @@ checked() {
 		ktap_ok "$1: $((restored - restored_before)) restored, none dropped as invalid"
 	else
 		ktap_fail "$1: restored $restored_before -> $restored, dropped as invalid '$dropped'"
-		crem_flow_diag
+		crem_stats_diag
 	fi
 	restored_before=$restored
 }

@@ -100,14 +100,6 @@ restoring() {
 stat() {
 	"$CREMCTL" -j stats | jq -r ".$1 // 0"
 }
-# diag: the flows and every counter that is not 0, for a failed check.
-diag() {
-	"$CREMCTL" -j flows | jq -c '.[] | {role, state, qp, id, m, stats: (.stats | with_entries(select(.value > 0)))}' 2>/dev/null |
-		sed 's/^/# flow /'
-	"$CREMCTL" -j stats | jq -r 'to_entries[] | select(.value > 0) |
-		"\(.key) \(.value)"' | tr '\n' ' ' | sed 's/^/# /; s/$/\n/'
-}
-
 # --- 1. A spoofed HELLO for a live flow.  The sender may start its flow
 # over on its own (a new nonce, the draft's way; the debug kernel's slow
 # guests do); the spoofed candidate must never take the flow's place, A
@@ -137,7 +129,7 @@ if [ "$CREM_ROLE" = b ]; then
 			       /crem/cremsend -d $CREM_PEER_IP -p $CREM_LAB_PORT -S $THIRD -s 40003 -c 2 close $(echo "$flow" | jq -r .id) 1"
 	else
 		ktap_fail "spoofed HELLO: no active sender flow"
-		diag
+		crem_stats_diag
 	fi
 	if wait "$bw"; then
 		ktap_ok "the transfer completes"
@@ -150,12 +142,12 @@ if [ "$CREM_ROLE" = b ]; then
 		ktap_ok "B's flow $live is active, and A sent it no CLOSE"
 	else
 		ktap_fail "B's flow '$live' is active, and A sent it no CLOSE ($heard)"
-		diag
+		crem_stats_diag
 	fi
 else
 	wrong=$(stat msgs_wrong_peer)
 	noflow=$(stat msgs_no_flow)
-	wait_for 120 restoring || diag
+	wait_for 120 restoring || crem_stats_diag
 	if wait_for 120 has_flow receiver candidate true; then
 		cand=$(flow_json receiver candidate | head -n 1 | jq -r .id)
 		at=$(stat flow_restored)
@@ -164,7 +156,7 @@ else
 		ktap_fail "the spoofed HELLO made a candidate beside the live flow"
 		cand=none
 		at=$(stat flow_restored)
-		diag
+		crem_stats_diag
 	fi
 	if wait "$bw"; then
 		ktap_ok "the transfer completes"
@@ -179,7 +171,7 @@ else
 		ktap_ok "$THIRD's HELLOs and CLOSE made and ended no flow ($refused refused from the wrong peer)"
 	else
 		ktap_fail "$THIRD's HELLOs and CLOSE made and ended no flow: $third flows with that peer, $refused refused"
-		diag
+		crem_stats_diag
 	fi
 	live=$(flow_json receiver active | head -n 1 | jq -r .id)
 	got=$(( $(stat flow_restored) - at ))
@@ -193,7 +185,7 @@ else
 		ktap_ok "flow $live kept protecting: $got restored after the HELLO, candidate $cand never confirmed, $lost messages found no flow ($replaced replaced by B's own restarts)"
 	else
 		ktap_fail "flow '$live' kept protecting: $got restored after the HELLO, candidate $cand, $lost messages found no flow, $replaced replaced"
-		diag
+		crem_stats_diag
 	fi
 fi
 # The same flow at both ends: the names must match.
@@ -247,7 +239,7 @@ if [ "$CREM_ROLE" = a ]; then
 		ktap_ok "QP 0x5151: B's flow $old closed, its candidate $cand left, $THIRD's flow $fresh live"
 	else
 		ktap_fail "QP 0x5151: B's flow '$old', candidate '$cand', live '$fresh' of '$peer'"
-		diag
+		crem_stats_diag
 	fi
 	refused=$(stat candidates_refused)
 	to_self -S "$CREM_PEER_IP" param "$cand" 8 1
@@ -259,7 +251,7 @@ if [ "$CREM_ROLE" = a ]; then
 		ktap_ok "B's confirmation of $cand refused: the candidate ended, $THIRD's flow $fresh stays live"
 	else
 		ktap_fail "B's confirmation of '$cand': candidate left '$left', live '$now' (was '$fresh'), candidates_refused $refused -> $(stat candidates_refused)"
-		diag
+		crem_stats_diag
 	fi
 	noflow=$(stat msgs_no_flow) sent=$(stat closes_unknown_sent)
 	to_self -S "$CREM_PEER_IP" param "$cand" 8 1
@@ -268,7 +260,7 @@ if [ "$CREM_ROLE" = a ]; then
 		ktap_ok "B's next message for $cand found no flow and got a CLOSE"
 	else
 		ktap_fail "B's next message for '$cand': msgs_no_flow $noflow -> $(stat msgs_no_flow), closes_unknown_sent $sent -> $(stat closes_unknown_sent)"
-		diag
+		crem_stats_diag
 	fi
 	to_self -S "$THIRD" close "$fresh" 1
 fi
@@ -298,7 +290,7 @@ forget() {
 	bw=$!
 	if [ "$CREM_ROLE" = a ]; then
 		this_transfer=".stats.restored > 0 and (([.id] | inside($old)) | not)"
-		wait_for 120 has_flow receiver active "$this_transfer" || diag
+		wait_for 120 has_flow receiver active "$this_transfer" || crem_stats_diag
 		id1=$(flow_json receiver active |
 			jq -r "select($this_transfer) | .id" | head -n 1)
 		closes=$(stat closes_unknown_sent)
@@ -345,7 +337,7 @@ forget() {
 			ktap_ok "$1: B negotiated again: flow $id2 up $took ms after crem came back on ($(( ${t1:-0} - ${t0b:-0} )) ms after cremctl returned), then restoring; $sent CLOSE for the unknown ID"
 		else
 			ktap_fail "$1: B negotiated again: flow '$id2' (was $id1) up $took ms after crem came back on, $sent CLOSE for the unknown ID"
-			diag
+			crem_stats_diag
 			grep '"flow-' /tmp/events | sed "s/^/# t0 $t0 /"
 		fi
 		old=$(echo "$old" | jq -c ". + [${id1:-0}, ${id2:-0}]")
@@ -391,7 +383,7 @@ forget() {
 			ktap_ok "$1: B's flow ended ($why; $heard CLOSE heard, $asked silence probes) and B protects again"
 		else
 			ktap_fail "$1: B's flow ended: '$why' ($heard CLOSE heard, $asked silence probes), $renewed new flows"
-			diag
+			crem_stats_diag
 			grep '"flow-' /tmp/events | sed 's/^/# /'
 		fi
 		[ "$1" = "m 0" ] && "$CREMCTL" set adaptive on > /dev/null
@@ -427,7 +419,7 @@ if [ "$CREM_ROLE" = b ]; then
 		ktap_ok "B's flows during the flood: $states(none unprotected)"
 	else
 		ktap_fail "B's flows during the flood: $states"
-		diag
+		crem_stats_diag
 	fi
 else
 	got=$(( $(stat flow_restored) - restored ))
@@ -435,7 +427,7 @@ else
 		ktap_ok "A restored $got packets of the transfer during the flood"
 	else
 		ktap_fail "A restored $got packets of the transfer during the flood"
-		diag
+		crem_stats_diag
 	fi
 	share=$(stat stranger_flow_limit)
 	limited=$(stat hello_rate_limited)
@@ -444,7 +436,7 @@ else
 		ktap_ok "flood: strangers' share full $share times, one address rate-limited $limited times, mem_limit 0"
 	else
 		ktap_fail "flood: stranger_flow_limit $share, hello_rate_limited $limited, mem_limit $memlim"
-		diag
+		crem_stats_diag
 	fi
 fi
 lab_sync flood-done
@@ -472,7 +464,7 @@ if [ "$CREM_ROLE" = a ]; then
 	what="at the limit: MemAvailable fell $((drop >> 10)) KiB, mem_bytes grew $((grew >> 10)) KiB (ratio $ratio, $flows flows)"
 	if [ "$grew" -le $((limit / 2)) ]; then
 		ktap_fail "$what: the limit was not reached"
-		diag
+		crem_stats_diag
 	elif [ "$debug" = 1 ]; then
 		# KASAN puts a 256-octet redzone after each 8 KiB chunk, so a
 		# slab holds 3 instead of 4, and kmemleak adds its own.
@@ -481,7 +473,7 @@ if [ "$CREM_ROLE" = a ]; then
 		ktap_ok "$what"
 	else
 		ktap_fail "$what: more than 1.1 times"
-		diag
+		crem_stats_diag
 	fi
 	lab_sync mem-done
 else

@@ -130,7 +130,7 @@ else
 	ktap_fail "ib_read_bw: up to $senders sender, $receivers receiver flows; $bad of $dumps dumps broken"
 	[ -n "$broken" ] && jq -c '.[] | {role, qp, state, flow_id}' "$broken" 2>&1 |
 		head -n 8 | sed 's/^/# broken dump: /'
-	crem_flow_diag
+	crem_stats_diag
 	for f in /tmp/dump.*; do
 		jq -e . "$f" > /dev/null 2>&1 || { sed 's/^/# /' "$f" | head -n 5; break; }
 	done
@@ -177,7 +177,7 @@ if [ "$most" = 1 ] &&
 	ktap_ok "max-flows 1: at most one $role flow in $samples samples, flow_limit $before -> $after"
 else
 	ktap_fail "max-flows 1: up to '$most' $role flows in $samples samples, flow_limit $before -> $after"
-	crem_flow_diag
+	crem_stats_diag
 fi
 
 # --- mem-limit 32 KiB at the sender.
@@ -222,7 +222,7 @@ if [ "$CREM_ROLE" = a ]; then
 		ktap_ok "flow-mem-limit: no receiver flow, flow_mem_limit $before -> $after, hello_refused $refused -> $refused_after"
 	else
 		ktap_fail "flow-mem-limit: $n receiver flows, flow_mem_limit $before -> $after, hello_refused $refused -> $refused_after"
-		crem_flow_diag
+		crem_stats_diag
 	fi
 else
 	limited "flow-mem-limit 4 KiB at A"
@@ -231,7 +231,7 @@ else
 		ktap_ok "flow-mem-limit at A: B's flow, never answered, is unprotected"
 	else
 		ktap_fail "flow-mem-limit at A: B's sender flows are '$states'"
-		crem_flow_diag
+		crem_stats_diag
 	fi
 fi
 

@@ -213,22 +213,12 @@ crem_load() {
 	insmod "$CREM_KO"
 }
 
-# crem_flow_diag: what a failed check about flows needs to be understood:
-# the flows (role, state, QP) and the counters of flow creation, HELLO
-# and message dispatch, as diagnostics.
-crem_flow_diag() {
-	"$CREMCTL" -j flows | jq -c '.[] | {role, state, qp, id, m}' 2>/dev/null |
-		sed 's/^/# flow /'
-	"$CREMCTL" -j stats | jq -r 'to_entries[] |
-		select(.value > 0 and (.key | test("^(flows|hello|msgs|closes|flow_hello|flow_msgs|flow_closes|flow_memory|flow_sources_unprotected)|limit"))) |
-		"\(.key) \(.value)"' 2>/dev/null | tr '\n' ' ' | sed 's/^/# /; s/$/\n/'
-}
-
-# crem_stats_diag: the flows and every counter that is not zero, as
-# diagnostics.
+# crem_stats_diag: the flows, with their counters that are not zero, and
+# every namespace counter that is not zero, as diagnostics.
 crem_stats_diag() {
-	"$CREMCTL" -j flows | jq -c '.[] | {role, state, qp, id, m}' 2>/dev/null |
-		sed 's/^/# flow /'
+	"$CREMCTL" -j flows | jq -c '.[] | {role, state, qp, id, m,
+		stats: (.stats | with_entries(select(.value > 0)))}' \
+		2>/dev/null | sed 's/^/# flow /'
 	{
 		"$CREMCTL" -j stats | jq -r 'to_entries[] |
 			select(.value > 0) | "\(.key) \(.value)"' 2>/dev/null |
