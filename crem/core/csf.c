@@ -577,9 +577,14 @@ static void propose(struct crem_csf *csf, u8 m)
 	c.symbol_len = csf->symbol_len;
 	if (c.k == csf->param.active.k && c.m == csf->param.active.m)
 		return;
-	/* In effect a round trip of PSNs from now, if the flow keeps on. */
+	/*
+	 * A change takes effect a round trip of PSNs from now, if the flow
+	 * keeps on; the first configuration as soon as it is acknowledged.
+	 */
 	crem_csf_param_propose(&csf->param, &c,
-			       crem_psn_add(csf->next_psn, param_lead(csf)),
+			       crem_psn_add(csf->next_psn,
+					    csf->param.active.k ?
+					    param_lead(csf) : 0),
 			       param_lead(csf), csf->srtt_ns);
 }
 

@@ -76,6 +76,18 @@ static bool reached(const struct crem_csf_param *p, u32 next_psn)
 	return !crem_psn_before(next_psn, p->effective_psn);
 }
 
+/*
+ * Is the pending configuration the flow's first?  Nothing is in use to
+ * continue with while it waits, and no block starts before its PARAM_ACK:
+ * every block after the acknowledgment starts at or after an Effective PSN
+ * the flow had already reached, and both ends agree on where it applies.
+ * Moving the PSN ahead would only leave more sources unprotected.
+ */
+static bool first_configuration(const struct crem_csf_param *p)
+{
+	return !p->active.k;
+}
+
 void crem_csf_param_timeout(struct crem_csf_param *p, u32 next_psn)
 {
 	if (p->state != CREM_PARAM_PENDING || now(p->env) < p->deadline_ns)
@@ -85,7 +97,7 @@ void crem_csf_param_timeout(struct crem_csf_param *p, u32 next_psn)
 		p->env->ops->arm(p->env->ctx, p->owner, CREM_NO_DEADLINE);
 		return;
 	}
-	if (reached(p, next_psn))
+	if (reached(p, next_psn) && !first_configuration(p))
 		p->effective_psn = crem_psn_add(next_psn, p->lead);
 	p->rto_ns *= 2;
 	p->resent = true;
@@ -94,7 +106,8 @@ void crem_csf_param_timeout(struct crem_csf_param *p, u32 next_psn)
 
 void crem_csf_param_progress(struct crem_csf_param *p, u32 next_psn)
 {
-	if (p->state != CREM_PARAM_PENDING || !reached(p, next_psn))
+	if (p->state != CREM_PARAM_PENDING || !reached(p, next_psn) ||
+	    first_configuration(p))
 		return;
 	/*
 	 * Too late for this PSN: keep the old configuration and ask again,

@@ -228,6 +228,33 @@ static void clean_path(struct kunit *test)
 }
 
 /*
+ * The first configuration protects from the first block after its
+ * PARAM_ACK: a stream at 50,000 packets a second from the flow's start,
+ * over a 10 ms round trip, leaves the HELLO's and the PARAM_UPDATE's round
+ * trips of sources unprotected (1000), not the rounds more that an
+ * Effective PSN set a lead ahead, and chased as the stream passed it, cost.
+ */
+static void first_configuration_protects_at_once(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p = calloc(1, sizeof(*p));
+
+	crem_pair_params_default(&par);
+	par.manual_start = true;
+	KUNIT_ASSERT_TRUE(test, p != NULL);
+	KUNIT_ASSERT_EQ(test, crem_pair_init(p, &par), 0);
+	KUNIT_ASSERT_EQ(test, crem_pair_start(p), 0);
+	crem_pair_send(p, 3000, 20 * US);
+	crem_pair_run(p, 100 * MS);
+	KUNIT_EXPECT_EQ(test, p->delivered, 3000);
+	KUNIT_EXPECT_GE(test, csf_stat(p, CREM_FS_SOURCES_UNPROTECTED), 1000);
+	KUNIT_EXPECT_LE(test, csf_stat(p, CREM_FS_SOURCES_UNPROTECTED),
+			1000 + par.csf_cfg.k);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_SENT), 0);
+	end_pair(test, p);
+}
+
+/*
  * A lossless path that reorders a little, within the CRF's allowance: a
  * REPAIR that overtakes its block's last source restores it, and the
  * original follows.  Nothing was lost, so the adaptive policy must come
@@ -2049,6 +2076,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(draft_example),
 	KUNIT_CASE(real_loss_stays_loss),
 	KUNIT_CASE(clean_path),
+	KUNIT_CASE(first_configuration_protects_at_once),
 	KUNIT_CASE(reordering_is_not_loss),
 	KUNIT_CASE(acks_of_other_qps_ignored),
 	KUNIT_CASE(ack_range_is_what_is_taken),

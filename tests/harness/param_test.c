@@ -124,18 +124,22 @@ static const struct crem_env_ops crf_ops = {
 	.now_ns = env_now, .arm = env_arm, .send = crf_send,
 };
 
+/* The configuration in use when a change is proposed. */
+static const struct crem_config in_use = {
+	.id = 7, .scheme = CREM_FEC_CAUCHY_RS, .k = 16, .m = 2,
+	.symbol_len = 1100,
+};
+
 /*
- * Propose the change with @effective_ahead PSNs and resend @lead, the CSF's
- * SRTT at 4 ms, over a path of @one_way_ns each way; run for @run_ns.
+ * Propose a change from @initial with @effective_ahead PSNs and resend
+ * @lead, the CSF's SRTT at 4 ms, over a path of @one_way_ns each way; run
+ * for @run_ns.
  */
-static struct param_pair *pair_over(struct kunit *test, unsigned int drop,
-				    u32 effective_ahead, u32 lead, u64 run_ns,
-				    u64 one_way_ns)
+static struct param_pair *pair_from(struct kunit *test,
+				    const struct crem_config *initial,
+				    unsigned int drop, u32 effective_ahead,
+				    u32 lead, u64 run_ns, u64 one_way_ns)
 {
-	static const struct crem_config initial = {
-		.id = 7, .scheme = CREM_FEC_CAUCHY_RS, .k = 16, .m = 2,
-		.symbol_len = 1100,
-	};
 	static const struct crem_config next = {
 		.scheme = CREM_FEC_CAUCHY_RS, .k = 32, .m = 4, .symbol_len = 1100,
 	};
@@ -152,9 +156,9 @@ static struct param_pair *pair_over(struct kunit *test, unsigned int drop,
 		.schemes = 0x7, .max_k = 64, .max_m = 8, .max_t = 9000,
 	};
 	p->next_psn = 0xfffff0;			/* the change crosses the wrap */
-	p->first_id = initial.id;
-	crem_csf_param_init(&p->csf, &p->csf_env, p, 0xbeef, &initial);
-	crem_crf_param_init(&p->crf, &initial);
+	p->first_id = initial->id;
+	crem_csf_param_init(&p->csf, &p->csf_env, p, 0xbeef, initial);
+	crem_crf_param_init(&p->crf, initial);
 	KUNIT_ASSERT_EQ(test, crem_csf_param_propose(&p->csf, &next,
 			crem_psn_add(p->next_psn, effective_ahead), lead, 4 * MS), 0);
 	KUNIT_EXPECT_EQ(test, crem_csf_param_propose(&p->csf, &next, 0, 1, 4 * MS),
@@ -162,6 +166,14 @@ static struct param_pair *pair_over(struct kunit *test, unsigned int drop,
 	crem_sim_at(&p->sim, PSN_EVERY_NS, tick, p, NULL, 0);
 	crem_sim_run(&p->sim, run_ns);
 	return p;
+}
+
+static struct param_pair *pair_over(struct kunit *test, unsigned int drop,
+				    u32 effective_ahead, u32 lead, u64 run_ns,
+				    u64 one_way_ns)
+{
+	return pair_from(test, &in_use, drop, effective_ahead, lead, run_ns,
+			 one_way_ns);
 }
 
 static struct param_pair *pair(struct kunit *test, unsigned int drop,
@@ -249,6 +261,36 @@ static void param_late_ack_with_a_short_lead(struct kunit *test)
 	crem_sim_free(&p->sim);
 }
 
+/*
+ * The flow's first configuration, proposed for the PSN the flow is at:
+ * nothing is in use to continue with, so passing the Effective PSN sends
+ * nothing and moves nothing (the short lead above would send eight
+ * updates), and the configuration applies at the first block after the
+ * PARAM_ACK, not a lead of PSNs later.  The round trip, 30 ms, is longer
+ * than the SRTT says: the timeouts at 8 and 24 ms resend the same PSN.
+ */
+static void param_first_configuration_applies_at_once(struct kunit *test)
+{
+	static const struct crem_config none = { 0 };
+	struct param_pair *p = pair_from(test, &none, 0, 0, 1, 100 * MS,
+					 15 * MS);
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, p->updates, 3u);
+	KUNIT_EXPECT_EQ(test, p->update_at[1], 8 * MS);
+	KUNIT_EXPECT_EQ(test, p->update_at[2], 24 * MS);
+	for (i = 1; i < p->updates; i++)
+		KUNIT_EXPECT_EQ_MSG(test, p->update_psn[i], p->update_psn[0],
+				    "update %u", i);
+	KUNIT_EXPECT_EQ(test, p->acked_at, 30 * MS);
+	KUNIT_EXPECT_GE(test, p->switch_at, p->acked_at);
+	KUNIT_EXPECT_LT(test, p->switch_at, p->acked_at + BLOCK * PSN_EVERY_NS);
+	KUNIT_EXPECT_FALSE(test, crem_psn_before(p->switch_psn,
+						 p->update_psn[0]));
+	KUNIT_EXPECT_EQ(test, p->csf.active.id, 1);
+	crem_sim_free(&p->sim);
+}
+
 static void param_refusal_keeps_the_configuration(struct kunit *test)
 {
 	struct param_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
@@ -327,6 +369,7 @@ static struct kunit_case crem_param_test_cases[] = {
 	KUNIT_CASE(param_effective_psn_passes_first),
 	KUNIT_CASE(param_gives_up_after_eight),
 	KUNIT_CASE(param_late_ack_with_a_short_lead),
+	KUNIT_CASE(param_first_configuration_applies_at_once),
 	KUNIT_CASE(param_refusal_keeps_the_configuration),
 	KUNIT_CASE(crf_release_rule),
 	{}
