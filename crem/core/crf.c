@@ -433,11 +433,8 @@ static void release_held(struct crem_crf *crf, unsigned int i)
 	memmove(&crf->held[i], &crf->held[i + 1],
 		(crf->nheld - i - 1) * sizeof(*crf->held));
 	crf->nheld--;
-	/*
-	 * Released well past its deadline (2H at most, hold_deadline()): its
-	 * owner's timer came late (never harm).
-	 */
-	if (now(crf) - h.arrival_ns > 3 * crf->cfg.hold_ns)
+	/* Released well past H: its owner's timer came late (never harm). */
+	if (now(crf) - h.arrival_ns > 2 * crf->cfg.hold_ns)
 		crf->stats.v[CREM_FS_HOLD_LATE]++;
 	if (p->psn == h.psn)
 		p->held = false;
@@ -484,34 +481,8 @@ static bool hold(struct crem_crf *crf, u32 psn, void *handle, u64 t)
 }
 
 /*
- * When held packet @h goes on: H after it came, or 2H while the repairs of
- * the gap before it are still to come.  The sender closes a block, and
- * sends its repairs, up to H/2 after its sources (csf.c, block_deadline()
- * and burst_deadline()), which leaves H/2 for their way; a sender whose
- * timer runs late, or a REPAIR queued behind a busy receive path, takes
- * longer.  In the lab's gateway runs (6.12, 1 % loss, H 2.5 ms) 43 packets
- * were restored after their hold had expired, 33 of them within 3 ms of
- * it, and each expiry had cost the RDMA sender a go-back-N.  The sender
- * sends its blocks' repairs in PSN order, so while no REPAIR has come for
- * the gap's block or a later one, they are late, not lost, and waiting on
- * for them is worth it; once one has, the gap's repairs are lost or
- * spent, and H it is.
- */
-static u64 hold_deadline(const struct crem_crf *crf,
-			 const struct crem_crf_held *h)
-{
-	u64 d = h->arrival_ns + crf->cfg.hold_ns;
-
-	if (!crf->have_repaired_to ||
-	    !crem_psn_after(crf->repaired_to, crf->next_deliver))
-		d += crf->cfg.hold_ns;
-	return d;
-}
-
-/*
- * The packet that has waited longest is due (hold_deadline()): release, in
- * PSN order, every held packet up to it, and give up ordering the gap
- * before it.
+ * H passed for the packet that has waited longest: release, in PSN order,
+ * every held packet up to it, and give up ordering the gap before it.
  */
 static void hold_expired(struct crem_crf *crf, u64 t)
 {
@@ -523,7 +494,7 @@ static void hold_expired(struct crem_crf *crf, u64 t)
 			if (crf->held[i].arrival_ns <
 			    crf->held[oldest].arrival_ns)
 				oldest = i;
-		if (hold_deadline(crf, &crf->held[oldest]) > t)
+		if (crf->held[oldest].arrival_ns + crf->cfg.hold_ns > t)
 			return;
 		upto = crf->held[oldest].psn;
 		crf->stats.v[CREM_FS_HOLD_EXPIRED]++;
@@ -1203,13 +1174,6 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		crf->stats.v[CREM_FS_REPAIRS_REJECTED]++;
 		return -EINVAL;
 	}
-	if (!info && !retx &&
-	    (!crf->have_repaired_to ||
-	     crem_psn_after(crem_psn_add(r->block_start, r->k),
-			    crf->repaired_to))) {
-		crf->repaired_to = crem_psn_add(r->block_start, r->k);
-		crf->have_repaired_to = true;
-	}
 	if (retx && r->session_id == crf->request_id && crf->request_ns) {
 		struct crem_event ev = {
 			.type = CREM_EV_CODED_RETX_ANSWERED,
@@ -1714,7 +1678,7 @@ static void arm_flow(struct crem_crf *crf)
 	if (report_pending(crf))
 		d = min_u64(d, report_due(crf));
 	for (i = 0; i < crf->nheld; i++)
-		d = min_u64(d, hold_deadline(crf, &crf->held[i]));
+		d = min_u64(d, crf->held[i].arrival_ns + crf->cfg.hold_ns);
 	/* A busy slot's steps wait until its block is back. */
 	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++)
 		if (crf->slots[i].state == CREM_SLOT_OPEN &&

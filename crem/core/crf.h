@@ -157,8 +157,6 @@ struct crem_crf {
 	bool have_frontier;
 	u32 next_deliver;		/* in-order point for the hold queue */
 	bool have_next;
-	u32 repaired_to;		/* one past the newest REPAIR's block */
-	bool have_repaired_to;
 
 	struct crem_crf_slot *slots;	/* cfg.max_open_blocks */
 	struct crem_crf_pin *pins;	/* cfg.max_open_blocks */
