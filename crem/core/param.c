@@ -81,7 +81,11 @@ static bool reached(const struct crem_csf_param *p, u32 next_psn)
  * continue with while it waits, and no block starts before its PARAM_ACK:
  * every block after the acknowledgment starts at or after an Effective PSN
  * the flow had already reached, and both ends agree on where it applies.
- * Moving the PSN ahead would only leave more sources unprotected.
+ * Moving the PSN ahead would only leave more sources unprotected, so it
+ * names the PSN the flow is at: when proposed (csf.c) and when resent.
+ * Between sends it follows the flow without a word, so that at a rate
+ * that passes half the PSN space while the PARAM_ACK is awaited (8
+ * attempts take 510 SRTTs) it never looks ahead of the flow again.
  */
 static bool first_configuration(const struct crem_csf_param *p)
 {
@@ -97,7 +101,9 @@ void crem_csf_param_timeout(struct crem_csf_param *p, u32 next_psn)
 		p->env->ops->arm(p->env->ctx, p->owner, CREM_NO_DEADLINE);
 		return;
 	}
-	if (reached(p, next_psn) && !first_configuration(p))
+	if (first_configuration(p))
+		p->effective_psn = next_psn;
+	else if (reached(p, next_psn))
 		p->effective_psn = crem_psn_add(next_psn, p->lead);
 	p->rto_ns *= 2;
 	p->resent = true;
@@ -106,9 +112,12 @@ void crem_csf_param_timeout(struct crem_csf_param *p, u32 next_psn)
 
 void crem_csf_param_progress(struct crem_csf_param *p, u32 next_psn)
 {
-	if (p->state != CREM_PARAM_PENDING || !reached(p, next_psn) ||
-	    first_configuration(p))
+	if (p->state != CREM_PARAM_PENDING || !reached(p, next_psn))
 		return;
+	if (first_configuration(p)) {
+		p->effective_psn = next_psn;
+		return;
+	}
 	/*
 	 * Too late for this PSN: keep the old configuration and ask again,
 	 * twice as far ahead.  This send only names a later PSN; it is no

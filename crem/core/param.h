@@ -10,8 +10,11 @@
  * Effective PSN *and* after its PARAM_ACK; if the PSN passes before the
  * acknowledgement, the old configuration goes on and PARAM_UPDATE is sent
  * again with a later Effective PSN (that send is not one of the eight
- * attempts, and leaves the timeout running).  A non-zero PARAM_ACK
- * status keeps the current configuration.
+ * attempts, and leaves the timeout running).  A flow's first
+ * configuration, with none in use to go on with, names the PSN the flow
+ * is at and applies at the first block after its PARAM_ACK (param.c,
+ * first_configuration()).  A non-zero PARAM_ACK status keeps the current
+ * configuration.
  *
  * The CRF acknowledges a configuration it can hold (status 0) or says why
  * not, and accepts REPAIR for every configuration it has acknowledged and
@@ -79,7 +82,8 @@ void crem_csf_param_timeout(struct crem_csf_param *p, u32 next_psn);
 
 /*
  * The flow reached @next_psn: if the Effective PSN passed while the update
- * was unanswered, move it @lead later and resend.
+ * was unanswered, move it @lead later and resend (a first configuration's
+ * follows the flow, unsent).
  */
 void crem_csf_param_progress(struct crem_csf_param *p, u32 next_psn);
 
