@@ -583,8 +583,8 @@ static void propose(struct crem_csf *csf, u8 m)
 	 */
 	crem_csf_param_propose(&csf->param, &c,
 			       crem_psn_add(csf->next_psn,
-					    csf->param.active.k ?
-					    param_lead(csf) : 0),
+					    crem_csf_param_first(&csf->param) ?
+					    0 : param_lead(csf)),
 			       param_lead(csf), csf->srtt_ns);
 }
 

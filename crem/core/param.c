@@ -76,22 +76,6 @@ static bool reached(const struct crem_csf_param *p, u32 next_psn)
 	return !crem_psn_before(next_psn, p->effective_psn);
 }
 
-/*
- * Is the pending configuration the flow's first?  Nothing is in use to
- * continue with while it waits, and no block starts before its PARAM_ACK:
- * every block after the acknowledgment starts at or after an Effective PSN
- * the flow had already reached, and both ends agree on where it applies.
- * Moving the PSN ahead would only leave more sources unprotected, so it
- * names the PSN the flow is at: when proposed (csf.c) and when resent.
- * Between sends it follows the flow without a word, so that at a rate
- * that passes half the PSN space while the PARAM_ACK is awaited (8
- * attempts take 510 SRTTs) it never looks ahead of the flow again.
- */
-static bool first_configuration(const struct crem_csf_param *p)
-{
-	return !p->active.k;
-}
-
 void crem_csf_param_timeout(struct crem_csf_param *p, u32 next_psn)
 {
 	if (p->state != CREM_PARAM_PENDING || now(p->env) < p->deadline_ns)
@@ -101,7 +85,7 @@ void crem_csf_param_timeout(struct crem_csf_param *p, u32 next_psn)
 		p->env->ops->arm(p->env->ctx, p->owner, CREM_NO_DEADLINE);
 		return;
 	}
-	if (first_configuration(p))
+	if (crem_csf_param_first(p))
 		p->effective_psn = next_psn;
 	else if (reached(p, next_psn))
 		p->effective_psn = crem_psn_add(next_psn, p->lead);
@@ -114,7 +98,7 @@ void crem_csf_param_progress(struct crem_csf_param *p, u32 next_psn)
 {
 	if (p->state != CREM_PARAM_PENDING || !reached(p, next_psn))
 		return;
-	if (first_configuration(p)) {
+	if (crem_csf_param_first(p)) {
 		p->effective_psn = next_psn;
 		return;
 	}

@@ -12,8 +12,8 @@
  * again with a later Effective PSN (that send is not one of the eight
  * attempts, and leaves the timeout running).  A flow's first
  * configuration, with none in use to go on with, names the PSN the flow
- * is at and applies at the first block after its PARAM_ACK (param.c,
- * first_configuration()).  A non-zero PARAM_ACK status keeps the current
+ * is at and applies at the first block after its PARAM_ACK
+ * (crem_csf_param_first()).  A non-zero PARAM_ACK status keeps the current
  * configuration.
  *
  * The CRF acknowledges a configuration it can hold (status 0) or says why
@@ -67,6 +67,22 @@ struct crem_csf_param {
 void crem_csf_param_init(struct crem_csf_param *p, const struct crem_env *env,
 			 void *owner, u32 flow_id,
 			 const struct crem_config *initial);
+
+/*
+ * Is the pending configuration the flow's first?  Nothing is in use to
+ * continue with while it waits, and no block starts before its PARAM_ACK:
+ * every block after the acknowledgment starts at or after an Effective PSN
+ * the flow had already reached, and both ends agree on where it applies.
+ * Moving the PSN ahead would only leave more sources unprotected, so it
+ * names the PSN the flow is at: when proposed (csf.c) and when resent.
+ * Between sends it follows the flow without a word, so that at a rate
+ * that passes half the PSN space while the PARAM_ACK is awaited (8
+ * attempts take 510 SRTTs) it never looks ahead of the flow again.
+ */
+static inline bool crem_csf_param_first(const struct crem_csf_param *p)
+{
+	return !p->active.k;
+}
 
 /*
  * Propose @cfg (its id is chosen here) to take effect at @effective_psn;
