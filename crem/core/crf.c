@@ -24,6 +24,35 @@ static u64 min_u64(u64 a, u64 b)
 	return a < b ? a : b;
 }
 
+static void rtt_sample(struct crem_crf *crf, u64 sample)
+{
+	crem_srtt_sample(&crf->srtt_ns, &crf->min_rtt_ns, &crf->have_srtt,
+			 sample);
+}
+
+/*
+ * The flow's H (crem_flow_hold_ns()): from the newest configuration's k
+ * (before one, ours), the sources' pace and the minimum RTT.
+ */
+static u64 hold_ns(const struct crem_crf *crf)
+{
+	unsigned int k = crf->param.config[crf->param.newest].k;
+
+	return crem_flow_hold_ns(&crf->cfg, k ? k : crf->cfg.k, crf->gap_ns,
+				 crf->have_srtt ? crf->min_rtt_ns :
+						  crf->srtt_ns);
+}
+
+u64 crem_crf_hold_ns(const struct crem_crf *crf)
+{
+	return hold_ns(crf);
+}
+
+static u64 reorder_ns(const struct crem_crf *crf)
+{
+	return crem_flow_reorder_ns(&crf->cfg, hold_ns(crf));
+}
+
 static void *alloc(struct crem_crf *crf, size_t size)
 {
 	return crf->env->ops->alloc(crf->env->ctx, crf->owner, size);
@@ -354,7 +383,7 @@ static void pin_around(struct crem_crf *crf, u32 gap, u32 count, u64 t)
 	u32 start = crem_psn_add(gap, -(s32)(k - 1));
 	u32 span = count + 2 * (k - 1);
 	u64 expires = t + (RANGE_TRIES + 1) *
-		      (crf->srtt_ns + crf->srtt_ns / 4 + crf->cfg.reorder_ns);
+		      (crf->srtt_ns + crf->srtt_ns / 4 + reorder_ns(crf));
 	struct crem_crf_pin *pin = pin_of(crf, start), *victim = NULL;
 
 	if (pin && crem_psn_in_range(crem_psn_add(start, span - 1), pin->start,
@@ -434,7 +463,7 @@ static void release_held(struct crem_crf *crf, unsigned int i)
 		(crf->nheld - i - 1) * sizeof(*crf->held));
 	crf->nheld--;
 	/* Released well past H: its owner's timer came late (never harm). */
-	if (now(crf) - h.arrival_ns > 2 * crf->cfg.hold_ns)
+	if (now(crf) - h.arrival_ns > 2 * hold_ns(crf))
 		crf->stats.v[CREM_FS_HOLD_LATE]++;
 	if (p->psn == h.psn)
 		p->held = false;
@@ -487,6 +516,7 @@ static bool hold(struct crem_crf *crf, u32 psn, void *handle, u64 t)
 static void hold_expired(struct crem_crf *crf, u64 t)
 {
 	unsigned int i, oldest = 0;
+	u64 hold = hold_ns(crf);
 	u32 upto;
 
 	while (crf->nheld) {
@@ -494,7 +524,7 @@ static void hold_expired(struct crem_crf *crf, u64 t)
 			if (crf->held[i].arrival_ns <
 			    crf->held[oldest].arrival_ns)
 				oldest = i;
-		if (crf->held[oldest].arrival_ns + crf->cfg.hold_ns > t)
+		if (crf->held[oldest].arrival_ns + hold > t)
 			return;
 		upto = crf->held[oldest].psn;
 		crf->stats.v[CREM_FS_HOLD_EXPIRED]++;
@@ -587,7 +617,7 @@ static bool missed_within_allowance(const struct crem_crf *crf,
 				    u64 t)
 {
 	return p->psn == psn && p->gap &&
-	       t - p->missing_ns <= crf->cfg.reorder_ns;
+	       t - p->missing_ns <= reorder_ns(crf);
 }
 
 /*
@@ -975,7 +1005,7 @@ static void source_arrived(struct crem_crf *crf, struct crem_crf_slot *s,
 static void evidence(struct crem_crf *crf, struct crem_crf_slot *s, u64 t,
 		     bool answer)
 {
-	u64 d = t + crf->cfg.reorder_ns;
+	u64 d = t + reorder_ns(crf);
 
 	if (!answer && (s->rounds || s->fallback_sent))
 		return;
@@ -1002,7 +1032,7 @@ static unsigned int repairs_serving(const struct crem_crf_block *b,
  */
 static u64 retry_ns(const struct crem_crf *crf)
 {
-	return crf->srtt_ns + crf->srtt_ns / 4 + crf->cfg.reorder_ns;
+	return crf->srtt_ns + crf->srtt_ns / 4 + reorder_ns(crf);
 }
 
 static void send_request(struct crem_crf *crf, struct crem_crf_slot *s,
@@ -1182,8 +1212,7 @@ static int repair(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		};
 
 		crem_env_event(crf->env, crf->owner, &ev);
-		crem_srtt_sample(&crf->srtt_ns, &crf->have_srtt,
-				 t - crf->request_ns);
+		rtt_sample(crf, t - crf->request_ns);
 		crf->request_ns = 0;
 	}
 	if (info) {
@@ -1335,7 +1364,7 @@ static bool repairs_may_fill(const struct crem_crf *crf)
 
 bool crem_crf_may_hold(const struct crem_crf *crf, u32 psn)
 {
-	return crf->state == CREM_CRF_ACTIVE && crf->cfg.hold_ns &&
+	return crf->state == CREM_CRF_ACTIVE && hold_ns(crf) &&
 	       repairs_may_fill(crf) && crf->have_next &&
 	       crem_psn_after(psn, crf->next_deliver) &&
 	       crf->nheld < crf->cfg.max_held;
@@ -1396,7 +1425,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		 * on a lossless path.
 		 */
 		if (p->state == CREM_POS_RESTORED && p->original_due &&
-		    t - p->missing_ns <= crf->cfg.reorder_ns) {
+		    t - p->missing_ns <= reorder_ns(crf)) {
 			p->original_due = false;
 			crf->report.received++;
 			crf->stats.v[CREM_FS_SOURCES_REORDERED]++;
@@ -1430,7 +1459,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	 */
 	s = crf->nopen ? slot_of_psn(crf, psn) : NULL;
 	if (s && s->state == CREM_SLOT_OPEN &&
-	    t - s->created_ns > crf->cfg.reorder_ns)
+	    t - s->created_ns > reorder_ns(crf))
 		late = true;
 	if (late)
 		crf->stats.v[CREM_FS_SOURCES_LATE]++;
@@ -1476,12 +1505,12 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		crf->have_next = true;
 	}
 	in_order = !crem_psn_after(psn, crf->next_deliver);
-	if (in_order || !crf->cfg.hold_ns || !handle || !repairs_may_fill(crf) ||
+	if (in_order || !hold_ns(crf) || !handle || !repairs_may_fill(crf) ||
 	    !hold(crf, psn, handle, t)) {
 		advance(crf);
 		return CREM_CRF_PASS;
 	}
-	arm_at(crf, t + crf->cfg.hold_ns);
+	arm_at(crf, t + hold_ns(crf));
 	advance(crf);
 	return CREM_CRF_HOLD;
 }
@@ -1495,10 +1524,10 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
  */
 static u64 gap_wait(const struct crem_crf *crf)
 {
-	u64 wait = crf->cfg.reorder_ns;
+	u64 wait = reorder_ns(crf);
 
 	if (crf->param.config[crf->param.newest].m)
-		wait += crf->cfg.reorder_ns + crf->cfg.k * crf->gap_ns;
+		wait += wait + crf->cfg.k * crf->gap_ns;
 	return wait;
 }
 
@@ -1577,13 +1606,13 @@ static u64 report_due(const struct crem_crf *crf)
 
 	if (crf->report_settle_ns <= due)
 		return due;
-	return min_u64(crf->report_settle_ns, due + crf->cfg.reorder_ns);
+	return min_u64(crf->report_settle_ns, due + reorder_ns(crf));
 }
 
 /* A position counted now settles within the reordering allowance. */
 static void report_unsettled(struct crem_crf *crf, u64 t)
 {
-	crf->report_settle_ns = t + crf->cfg.reorder_ns;
+	crf->report_settle_ns = t + reorder_ns(crf);
 }
 
 /* Has the current interval anything to report? */
@@ -1642,7 +1671,7 @@ static bool config_open(void *ctx, u8 id)
 
 	if (!crf->newest_seen || now(crf) - crf->newest_seen_ns <
 				 CONFIG_GRACE_SRTTS * crf->srtt_ns +
-				 crf->cfg.reorder_ns)
+				 reorder_ns(crf))
 		return true;
 	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++)
 		if (crf->slots[i].state == CREM_SLOT_OPEN &&
@@ -1662,7 +1691,7 @@ static void arm_at(struct crem_crf *crf, u64 d)
 
 static void arm_flow(struct crem_crf *crf)
 {
-	u64 d = crf->last_activity_ns + crf->cfg.idle_ns;
+	u64 d = crf->last_activity_ns + crf->cfg.idle_ns, hold = hold_ns(crf);
 	unsigned int i;
 
 	crf->armed_ns = CREM_NO_DEADLINE;
@@ -1678,7 +1707,7 @@ static void arm_flow(struct crem_crf *crf)
 	if (report_pending(crf))
 		d = min_u64(d, report_due(crf));
 	for (i = 0; i < crf->nheld; i++)
-		d = min_u64(d, crf->held[i].arrival_ns + crf->cfg.hold_ns);
+		d = min_u64(d, crf->held[i].arrival_ns + hold);
 	/* A busy slot's steps wait until its block is back. */
 	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++)
 		if (crf->slots[i].state == CREM_SLOT_OPEN &&
@@ -1757,8 +1786,7 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		 */
 		if (!crf->have_srtt && crf->hello_ack_ns &&
 		    msg->param_update.config_id == 1) {
-			crem_srtt_sample(&crf->srtt_ns, &crf->have_srtt,
-					 now(crf) - crf->hello_ack_ns);
+			rtt_sample(crf, now(crf) - crf->hello_ack_ns);
 			crf->hello_ack_ns = 0;
 		}
 		/* The state a source could not have: tell the sender now. */

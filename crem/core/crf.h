@@ -170,6 +170,7 @@ struct crem_crf {
 	size_t msg_size;
 
 	u64 srtt_ns;
+	u64 min_rtt_ns;			/* for the derived H */
 	bool have_srtt;
 	u64 hello_ack_ns;		/* for the first RTT sample */
 	u16 request_id;
@@ -443,5 +444,17 @@ void crem_crf_close(struct crem_crf *crf, u16 reason);
 
 /* Release held packets and free all memory. */
 void crem_crf_destroy(struct crem_crf *crf);
+
+/**
+ * crem_crf_hold_ns() - the flow's hold time H now
+ * @crf: the flow
+ *
+ * Fixed, or derived from the flow's pace and minimum RTT
+ * (crem_flow_hold_ns()).  Locking: as the other calls, or a racy read for
+ * display.
+ *
+ * Return: H in nanoseconds; 0 holds nothing.
+ */
+u64 crem_crf_hold_ns(const struct crem_crf *crf);
 
 #endif /* CREM_CORE_CRF_H */

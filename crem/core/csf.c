@@ -20,6 +20,36 @@ static u64 min_u64(u64 a, u64 b)
 	return a < b ? a : b;
 }
 
+static void rtt_sample(struct crem_csf *csf, u64 sample)
+{
+	crem_srtt_sample(&csf->srtt_ns, &csf->min_rtt_ns, &csf->have_srtt,
+			 sample);
+}
+
+/*
+ * The flow's H as the CRF derives it (crem_flow_hold_ns()), from this
+ * side's view of the pace and the minimum RTT: its blocks close by H/2.
+ */
+static u64 hold_ns(const struct crem_csf *csf)
+{
+	unsigned int k = csf->param.active.k ? csf->param.active.k :
+					       csf->cfg.k;
+
+	return crem_flow_hold_ns(&csf->cfg, k, csf->gap_ns,
+				 csf->have_srtt ? csf->min_rtt_ns :
+						  csf->srtt_ns);
+}
+
+u64 crem_csf_hold_ns(const struct crem_csf *csf)
+{
+	return hold_ns(csf);
+}
+
+static u64 reorder_ns(const struct crem_csf *csf)
+{
+	return crem_flow_reorder_ns(&csf->cfg, hold_ns(csf));
+}
+
 static void *alloc(struct crem_csf *csf, size_t size)
 {
 	return csf->env->ops->alloc(csf->env->ctx, csf->owner, size);
@@ -200,8 +230,8 @@ static void send_due(struct crem_csf *csf, struct crem_csf_slot *s)
  */
 static void send_all_due(struct crem_csf *csf)
 {
+	u64 late, hold = hold_ns(csf), reorder = reorder_ns(csf);
 	unsigned int i;
-	u64 late;
 
 	for (i = 0; i < csf->count && csf->repairs_due; i++) {
 		struct crem_csf_slot *s = slot_at(csf, i);
@@ -216,8 +246,7 @@ static void send_all_due(struct crem_csf *csf)
 		 * bounded by the loss, covers this one.  Past H, no one
 		 * could use it.
 		 */
-		if (late > csf->cfg.hold_ns ||
-		    (s->deferred && late > csf->cfg.reorder_ns)) {
+		if (late > hold || (s->deferred && late > reorder)) {
 			drop_due(csf, s);
 			continue;
 		}
@@ -227,7 +256,7 @@ static void send_all_due(struct crem_csf *csf)
 		 * virtual one) still leaves the CRF its hold time to use it.
 		 */
 		send_due(csf, s);
-		if (s->repairs_due && late > csf->cfg.reorder_ns) {
+		if (s->repairs_due && late > reorder) {
 			drop_due(csf, s);
 			continue;
 		}
@@ -373,15 +402,15 @@ static bool open_block(struct crem_csf *csf, u32 start)
 static u64 block_deadline(struct crem_csf *csf, u64 t)
 {
 	const struct crem_csf_slot *s = newest(csf);
-	u64 opened;
+	u64 opened, hold = hold_ns(csf);
 
-	if (!csf->cfg.hold_ns || !csf->open)
+	if (!hold || !csf->open)
 		return CREM_NO_DEADLINE;
 	opened = s->opened_ns;
-	if (t >= opened + csf->cfg.hold_ns ||
+	if (t >= opened + hold ||
 	    s->block->m * crem_set_count(&s->block->present) < s->block->k)
 		return CREM_NO_DEADLINE;
-	return opened + csf->cfg.hold_ns / 2;
+	return opened + hold / 2;
 }
 
 /*
@@ -398,7 +427,7 @@ static u64 burst_deadline(struct crem_csf *csf)
 {
 	return newest(csf)->last_source_ns +
 	       max_u64(csf->gap_ns + csf->cfg.burst_gap_ns,
-		       csf->cfg.hold_ns / 2);
+		       hold_ns(csf) / 2);
 }
 
 /* Whether the open block is due to close at @t, and why. */
@@ -452,7 +481,7 @@ static u64 silence_ns(const struct crem_csf *csf)
 {
 	u64 d = max_u64(3 * csf->srtt_ns, 2 * csf->answer_ns);
 
-	return max_u64(d + csf->cfg.reorder_ns, CREM_PARAM_MIN_RTO_NS);
+	return max_u64(d + reorder_ns(csf), CREM_PARAM_MIN_RTO_NS);
 }
 
 /* Sources wait for an answer, and no PARAM_UPDATE is out that would do. */
@@ -565,12 +594,47 @@ int crem_csf_start(struct crem_csf *csf, const struct crem_env *env,
 	return 0;
 }
 
+/*
+ * The block size for the flow's pace.  A block must fill within H/2 of
+ * its first source, so that its repairs come within the CRF's H, which is
+ * at most a quarter of the minimum RTT (crem_flow_hold_ns()).  The draft
+ * leaves k to the CSF ("k trades decoding delay against overhead"): with
+ * auto_timing, the configured k (RECOMMENDED 32) where the flow is fast
+ * enough, a smaller power of two, down to CREM_PACED_K_MIN, where it is
+ * not; a block of the configured k on a slow flow could only be cut
+ * early, and not before its sources paid for a repair (block_deadline()),
+ * which is too late.  A flow not paced yet keeps its k.  Powers of two,
+ * and growth only when the larger k fits with a fifth to spare, keep an
+ * uneven pace (soft-RoCE sends in clumps) from changing the configuration
+ * at every report.
+ */
+#define CREM_PACED_K_MIN 4
+
+static u8 paced_k(const struct crem_csf *csf)
+{
+	u64 k_max = min_u64(csf->cfg.k, csf->hello.effective.max_k);
+	u64 cur = csf->param.active.k, budget, k = CREM_PACED_K_MIN;
+
+	if (!csf->cfg.auto_timing || !csf->gap_ns)
+		return cur ? cur : k_max;
+	budget = (csf->have_srtt ? csf->min_rtt_ns : csf->srtt_ns) / 8;
+	while (2 * k * csf->gap_ns <= budget && 2 * k <= k_max)
+		k *= 2;
+	/* A configured k that is no power of two, where the pace allows. */
+	if (2 * k > k_max && k_max * csf->gap_ns <= budget)
+		k = k_max;
+	/* Grow past the k in use only with room to spare. */
+	if (cur && k > cur && k * csf->gap_ns * 5 > budget * 4)
+		k = max_u64(cur, k / 2);
+	return min_u64(k, k_max);
+}
+
 static void propose(struct crem_csf *csf, u8 m)
 {
 	struct crem_config c = csf->param.active;
 
 	c.scheme = csf->cfg.scheme;
-	c.k = min_u64(csf->cfg.k, csf->hello.effective.max_k);
+	c.k = paced_k(csf);
 	c.m = min_u64(m, csf->hello.effective.max_m);
 	if (c.m + c.k > 255)
 		c.m = 255 - c.k;
@@ -602,19 +666,18 @@ static void hello_acked(struct crem_csf *csf)
 	csf->symbol_len = e->max_t;
 	/* Karn: only an exchange that was not repeated measures the RTT. */
 	if (csf->hello.attempts == 1)
-		crem_srtt_sample(&csf->srtt_ns, &csf->have_srtt,
-				 now(csf) - (csf->hello.deadline_ns -
-					     csf->hello.rto_ns));
+		rtt_sample(csf, now(csf) - (csf->hello.deadline_ns -
+					    csf->hello.rto_ns));
+	/* Configuration 0 is "none": blocks start once 1 is acknowledged. */
+	crem_csf_param_init(&csf->param, &csf->sub.env, csf, csf->flow_id,
+			    &none);
 	pp = (struct crem_policy_params) {
-		.k = min_u64(csf->cfg.k, e->max_k),
+		.k = paced_k(csf),
 		.max_m = e->max_m,
 		.m_cong = csf->cfg.m_cong,
 		.epsilon = CREM_PPM(csf->cfg.epsilon_ppm),
 		.srtt_ns = csf->srtt_ns,
 	};
-	/* Configuration 0 is "none": blocks start once 1 is acknowledged. */
-	crem_csf_param_init(&csf->param, &csf->sub.env, csf, csf->flow_id,
-			    &none);
 	crem_policy_init(&csf->policy, &pp, csf->cfg.m);
 	csf->answer_ns = csf->srtt_ns;
 	csf->unheard_ns = 0;
@@ -825,7 +888,7 @@ void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack)
 	 * a stall (a loss the receiver waited for) and would overstate it.
 	 */
 	if (sample && freed == 1) {
-		crem_srtt_sample(&csf->srtt_ns, &csf->have_srtt, sample);
+		rtt_sample(csf, sample);
 		csf->policy.par.srtt_ns = csf->srtt_ns;
 	}
 	arm_flow(csf);
@@ -1031,6 +1094,8 @@ static void loss_report(struct crem_csf *csf, const struct crem_msg *msg)
 
 	csf->stats.v[CREM_FS_LOSS_REPORTS_RECEIVED]++;
 	pol->par.srtt_ns = csf->srtt_ns;
+	/* m is chosen for the k the next configuration will have. */
+	pol->par.k = paced_k(csf);
 	sent = repairs_sent_by(csf, t > csf->srtt_ns ? t - csf->srtt_ns : 0);
 	if (sent < csf->rep_reported)
 		sent = csf->rep_reported;
@@ -1052,9 +1117,9 @@ static void loss_report(struct crem_csf *csf, const struct crem_msg *msg)
 		crem_csf_close(csf, CREM_CLOSE_CIRCUIT_BREAKER);
 		return;
 	}
-	if (csf->cfg.adaptive && csf->param.state == CREM_PARAM_IDLE &&
-	    csf->param.active.k && !pol->tripped)
-		propose(csf, pol->m);
+	if (csf->param.state == CREM_PARAM_IDLE && csf->param.active.k &&
+	    !pol->tripped)
+		propose(csf, csf->cfg.adaptive ? pol->m : csf->cfg.m);
 }
 
 static bool same_flow(const struct crem_csf *csf,
@@ -1149,9 +1214,8 @@ int crem_csf_receive(struct crem_csf *csf, const struct crem_msg *msg, bool ce)
 		err = crem_csf_param_ack(&csf->param, msg);
 		/* Karn: only an update sent once measures the RTT. */
 		if (!err && !csf->param.resent)
-			crem_srtt_sample(&csf->srtt_ns, &csf->have_srtt,
-					 now(csf) - (csf->param.deadline_ns -
-						     csf->param.rto_ns));
+			rtt_sample(csf, now(csf) - (csf->param.deadline_ns -
+						    csf->param.rto_ns));
 		break;
 	case CREM_MSG_REPAIR_REQUEST:
 		err = request(csf, msg);

@@ -92,6 +92,7 @@ struct crem_csf {
 	/* Repair rate: credit in 1/k repair units, m per source. */
 	u64 credit;
 	u64 srtt_ns;
+	u64 min_rtt_ns;			/* for the derived H */
 	bool have_srtt;
 	u64 gap_ns;			/* EWMA of source inter-arrival */
 	u64 last_source_ns;
@@ -249,5 +250,16 @@ crem_csf_config(const struct crem_csf *csf)
 {
 	return &csf->param.active;
 }
+
+/**
+ * crem_csf_hold_ns() - the flow's hold time H as this side derives it
+ * @csf: the flow
+ *
+ * Its blocks close by H/2 (crem_flow_hold_ns()).  Locking: as the other
+ * calls, or a racy read for display.
+ *
+ * Return: H in nanoseconds; 0 holds nothing.
+ */
+u64 crem_csf_hold_ns(const struct crem_csf *csf);
 
 #endif /* CREM_CORE_CSF_H */

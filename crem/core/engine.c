@@ -13,7 +13,9 @@ void crem_engine_config_default(struct crem_engine_config *cfg)
 	cfg->adaptive = true;
 	cfg->m_cong = 1;
 	cfg->epsilon_ppm = 100;
-	/* H: about one block at 10 Gb/s, well under a quarter of a WAN RTT. */
+	/* H per flow, from its pace and minimum RTT (crem_flow_hold_ns()). */
+	cfg->auto_timing = true;
+	/* With auto_timing off: one block at 10 Gb/s, under a WAN RTT / 4. */
 	cfg->hold_ns = 100 * CREM_US;
 	cfg->reorder_ns = 100 * CREM_US;
 	cfg->max_open_blocks = 256;
@@ -33,6 +35,21 @@ void crem_engine_config_default(struct crem_engine_config *cfg)
 	cfg->max_held = 256;
 	cfg->window = 1024;
 	cfg->window_idle_ns = 1000 * CREM_MS;
+}
+
+u64 crem_flow_hold_ns(const struct crem_engine_config *cfg, unsigned int k,
+		      u64 gap_ns, u64 min_rtt_ns)
+{
+	u64 cap = min_rtt_ns / 4, hold;
+
+	if (!cfg->auto_timing)
+		return cfg->hold_ns;
+	if (!gap_ns || gap_ns >= cap)
+		return cap;
+	hold = 2 * (u64)k * gap_ns;	/* gap_ns < 2^62: no overflow */
+	if (hold < CREM_HOLD_MIN_NS)
+		hold = CREM_HOLD_MIN_NS;
+	return hold < cap ? hold : cap;
 }
 
 int crem_engine_config_check(const struct crem_engine_config *cfg,

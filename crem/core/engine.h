@@ -24,9 +24,10 @@ struct crem_engine_config {
 	bool adaptive;		/* m follows the redundancy policy */
 	u8 m_cong;		/* RECOMMENDED 1 */
 	u32 epsilon_ppm;	/* RECOMMENDED 100 (1e-4) */
-	/* CRF */
-	u64 hold_ns;		/* H; 0 holds nothing */
-	u64 reorder_ns;		/* reordering allowance; RECOMMENDED H */
+	/* CRF (and the CSF's block timing, which must beat H) */
+	bool auto_timing;	/* H and the allowance per flow: crem_flow_hold_ns() */
+	u64 hold_ns;		/* fixed H; 0 holds nothing */
+	u64 reorder_ns;		/* fixed reordering allowance; RECOMMENDED H */
 	u16 max_open_blocks;
 	bool fallback_source_copy;	/* ask for Source Copy, not release */
 	/* Both */
@@ -164,9 +165,53 @@ void crem_sub_env_init(struct crem_sub_env *sub, const struct crem_env *parent,
 		       void *owner, struct crem_flow_stats *stats,
 		       const u8 *dscp);
 
-/* Smoothed RTT in the manner of RFC 6298 (alpha 1/8). */
-static inline void crem_srtt_sample(u64 *srtt, bool *have, u64 sample)
+/* The shortest hold time crem derives: timer and scheduling slack. */
+#define CREM_HOLD_MIN_NS (100 * CREM_US)
+
+/**
+ * crem_flow_hold_ns() - the hold time H of one flow
+ * @cfg: the side's configuration
+ * @k: PSN positions per block of the flow's configuration
+ * @gap_ns: the flow's source inter-arrival time (EWMA), 0 if not known yet
+ * @min_rtt_ns: the flow's minimum RTT
+ *
+ * With @cfg->auto_timing off, the configured H.  Otherwise the draft's
+ * RECOMMENDED H, one block at the flow's rate, at most a quarter of the
+ * minimum RTT, taken twice over: a source lost at the start of its block
+ * waits for the whole block and then its REPAIRs, so one block's time
+ * would run out just as they come.  At least CREM_HOLD_MIN_NS, unless a
+ * quarter RTT is shorter; a flow whose pace is not known yet gets the
+ * quarter RTT.  The CSF closes its blocks by H/2 with the same estimate
+ * of its own, so their repairs beat the CRF's H.
+ *
+ * Return: H in nanoseconds.
+ */
+u64 crem_flow_hold_ns(const struct crem_engine_config *cfg, unsigned int k,
+		      u64 gap_ns, u64 min_rtt_ns);
+
+/**
+ * crem_flow_reorder_ns() - the reordering allowance of one flow
+ * @cfg: the side's configuration
+ * @hold_ns: the flow's H (crem_flow_hold_ns())
+ *
+ * Return: the configured allowance, or with @cfg->auto_timing, the draft's
+ * RECOMMENDED H.
+ */
+static inline u64 crem_flow_reorder_ns(const struct crem_engine_config *cfg,
+				       u64 hold_ns)
 {
+	return cfg->auto_timing ? hold_ns : cfg->reorder_ns;
+}
+
+/*
+ * Smoothed RTT in the manner of RFC 6298 (alpha 1/8), and the minimum
+ * RTT seen, which the derived H is bounded by.
+ */
+static inline void crem_srtt_sample(u64 *srtt, u64 *min_rtt, bool *have,
+				    u64 sample)
+{
+	if (!*have || sample < *min_rtt)
+		*min_rtt = sample;
 	if (!*have)
 		*srtt = sample;
 	else if (sample > *srtt)

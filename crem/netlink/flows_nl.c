@@ -48,7 +48,7 @@ static int put_flow(struct sk_buff *msg, const struct crem_flow *flow)
 	int alen = flow->key.af == CREM_AF_INET ? 4 : 16;
 	const struct crem_config *c = NULL;
 	struct nlattr *nest;
-	u64 srtt;
+	u64 srtt, hold;
 
 	nest = nla_nest_start(msg, CREM_A_FLOW);
 	if (!nest)
@@ -56,9 +56,11 @@ static int put_flow(struct sk_buff *msg, const struct crem_flow *flow)
 	if (csf) {
 		c = crem_csf_config(&flow->csf);
 		srtt = flow->csf.srtt_ns;
+		hold = crem_csf_hold_ns(&flow->csf);
 	} else {
 		c = &flow->crf.param.config[flow->crf.param.newest];
 		srtt = flow->crf.srtt_ns;
+		hold = crem_crf_hold_ns(&flow->crf);
 	}
 	if (nla_put_u8(msg, CREM_A_FLOW_FAMILY, flow->key.af) ||
 	    nla_put(msg, CREM_A_FLOW_SRC, alen, flow->key.src) ||
@@ -75,6 +77,7 @@ static int put_flow(struct sk_buff *msg, const struct crem_flow *flow)
 	    nla_put_u16(msg, CREM_A_FLOW_T, c->symbol_len) ||
 	    nla_put_u8(msg, CREM_A_FLOW_CONFIG_ID, c->id) ||
 	    nla_put_u32(msg, CREM_A_FLOW_SRTT_US, div_u64(srtt, 1000)) ||
+	    nla_put_u32(msg, CREM_A_FLOW_HOLD_US, div_u64(hold, 1000)) ||
 	    nla_put_u64_64bit(msg, CREM_A_FLOW_MEM, flow->mem,
 			      CREM_A_FLOW_PAD))
 		return -EMSGSIZE;

@@ -1160,6 +1160,142 @@ static void slow_flow_blocks_close_within_hold(struct kunit *test)
 }
 
 /*
+ * The derived hold time (auto_timing, the default): two blocks at the
+ * flow's pace, at most a quarter of the minimum RTT, at least
+ * CREM_HOLD_MIN_NS where the quarter RTT allows; a flow not paced yet gets
+ * the quarter RTT.  The reordering allowance is H, as the draft
+ * recommends.  With auto_timing off, both are what was configured.
+ */
+static void derived_hold_follows_pace_and_rtt(struct kunit *test)
+{
+	struct crem_engine_config cfg;
+
+	crem_engine_config_default(&cfg);
+	KUNIT_EXPECT_TRUE(test, cfg.auto_timing);
+	KUNIT_EXPECT_EQ(test, crem_flow_hold_ns(&cfg, 32, 0, 10 * MS),
+			2500 * US);
+	KUNIT_EXPECT_EQ(test, crem_flow_hold_ns(&cfg, 32, 10 * US, 10 * MS),
+			640 * US);
+	KUNIT_EXPECT_EQ(test, crem_flow_hold_ns(&cfg, 8, 10 * US, 10 * MS),
+			160 * US);
+	KUNIT_EXPECT_EQ(test, crem_flow_hold_ns(&cfg, 32, 1 * US, 10 * MS),
+			CREM_HOLD_MIN_NS);
+	KUNIT_EXPECT_EQ(test, crem_flow_hold_ns(&cfg, 32, 100 * US, 10 * MS),
+			2500 * US);
+	KUNIT_EXPECT_EQ(test, crem_flow_hold_ns(&cfg, 255, ~0ull >> 1,
+						10 * MS), 2500 * US);
+	KUNIT_EXPECT_EQ(test, crem_flow_hold_ns(&cfg, 32, 1 * US, 200 * US),
+			50 * US);
+	KUNIT_EXPECT_EQ(test, crem_flow_reorder_ns(&cfg, 640 * US), 640 * US);
+	cfg.auto_timing = false;
+	KUNIT_EXPECT_EQ(test, crem_flow_hold_ns(&cfg, 32, 10 * US, 10 * MS),
+			cfg.hold_ns);
+	KUNIT_EXPECT_EQ(test, crem_flow_reorder_ns(&cfg, 640 * US),
+			cfg.reorder_ns);
+}
+
+/*
+ * k = 32, m = 2 at 10 ms RTT, a WRITE every @gap_ns.  192 clean sources
+ * pace the flow (and let a configuration for that pace take effect), then
+ * 96 more lose @d's mask.  Return: the pair, run to the end, for
+ * @auto_timing.
+ */
+static struct crem_pair *paced_pair(struct kunit *test, bool auto_timing,
+				    u64 gap_ns, struct drops *d)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	unsigned int i;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 32;
+	par.csf_cfg.m = 2;
+	par.csf_cfg.auto_timing = auto_timing;
+	par.crf_cfg = par.csf_cfg;
+	p = new_pair(test, &par);
+	for (i = 0; i < CREM_TRAFFIC_NR_KINDS; i++)
+		p->traffic.weight[i] = i == CREM_TRAFFIC_WRITE;
+	crem_pair_send(p, 192, gap_ns);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_EXPECT_EQ(test, p->nrx, 192);
+	drop_from_next(p, d);
+	crem_pair_send(p, 96, gap_ns);
+	crem_pair_run(p, p->sim.now_ns + 200 * MS);
+	return p;
+}
+
+/*
+ * With the default timing, both ends derive H from the flow: two blocks
+ * of 640 us, under the 2.5 ms quarter RTT.  The CSF's blocks fill before
+ * H/2 and their repairs restore both losses while the sources after them
+ * wait: everything reaches the RDMA receiver in order, nothing expires.
+ * The same flow with the old fixed default (H 100 us) lets the successors
+ * go before the repairs come.
+ */
+static void derived_hold_restores_in_order(struct kunit *test)
+{
+	struct drops d = { .mask = 1ull << 5 | 1ull << 40 };
+	struct crem_pair *p;
+	size_t n;
+
+	p = paced_pair(test, true, 20 * US, &d);
+	KUNIT_ASSERT_EQ(test, p->nrx, 192 + 96);
+	for (n = 192; n + 1 < p->nrx; n++)
+		KUNIT_EXPECT_EQ(test, p->rx[n + 1].psn, p->rx[n].psn + 1);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 5)->restored);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 40)->restored);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RESTORED_LATE), 0);
+	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_HELD), 0);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_BLOCKS_CLOSED_EARLY), 0);
+	KUNIT_EXPECT_EQ(test, crem_pair_left_to_rdma(p), 0);
+	/* Two blocks of 20 us sources, each end's estimate alike. */
+	KUNIT_EXPECT_GE(test, crem_crf_hold_ns(&p->crf), 1280 * US);
+	KUNIT_EXPECT_LE(test, crem_crf_hold_ns(&p->crf), 1300 * US);
+	KUNIT_EXPECT_GE(test, crem_csf_hold_ns(&p->csf), 1280 * US);
+	KUNIT_EXPECT_LE(test, crem_csf_hold_ns(&p->csf), 1300 * US);
+	end_pair(test, p);
+
+	p = paced_pair(test, false, 20 * US, &d);
+	KUNIT_EXPECT_EQ(test, crem_crf_hold_ns(&p->crf), 100 * US);
+	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
+	end_pair(test, p);
+}
+
+/*
+ * A slow flow, a source every 400 us (soft-RoCE's pace in the lab): a
+ * block of the configured 32 would take 12.8 ms to fill, past any H a
+ * 10 ms RTT allows.  With the default timing the CSF sizes its blocks to
+ * the pace, 1.25 ms (H/2 at a quarter RTT) of sources, which k's floor
+ * makes 4; the receiver's H follows (3.2 ms is past the quarter RTT:
+ * 2.5 ms), and the losses are restored while their successors wait.  The
+ * same flow with k 32 and a fixed H of 2.5 ms lets them go first.
+ */
+static void slow_flow_gets_blocks_it_can_fill(struct kunit *test)
+{
+	struct drops d = { .mask = 1ull << 5 | 1ull << 40 };
+	struct crem_pair *p;
+	size_t n;
+
+	p = paced_pair(test, true, 400 * US, &d);
+	KUNIT_ASSERT_EQ(test, p->nrx, 192 + 96);
+	KUNIT_EXPECT_EQ(test, crem_csf_config(&p->csf)->k, 4);
+	for (n = 192; n + 1 < p->nrx; n++)
+		KUNIT_EXPECT_EQ(test, p->rx[n + 1].psn, p->rx[n].psn + 1);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 5)->restored);
+	KUNIT_EXPECT_TRUE(test, crem_pair_rec(p, d.base + 40)->restored);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
+	KUNIT_EXPECT_EQ(test, crem_crf_hold_ns(&p->crf), 2500 * US);
+	KUNIT_EXPECT_EQ(test, crem_pair_left_to_rdma(p), 0);
+	end_pair(test, p);
+
+	p = paced_pair(test, false, 400 * US, &d);
+	KUNIT_EXPECT_EQ(test, crem_csf_config(&p->csf)->k, 32);
+	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
+	end_pair(test, p);
+}
+
+/*
  * The end of a burst: three packets and then silence, the last of them
  * lost.  Nothing after it shows the CRF a gap, and the RDMA transport
  * would wait for its timeout; the block closes H/2 after its last source
@@ -2091,6 +2227,9 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(hold_time),
 	KUNIT_CASE(hold_time_late_timer),
 	KUNIT_CASE(slow_flow_blocks_close_within_hold),
+	KUNIT_CASE(derived_hold_follows_pace_and_rtt),
+	KUNIT_CASE(derived_hold_restores_in_order),
+	KUNIT_CASE(slow_flow_gets_blocks_it_can_fill),
 	KUNIT_CASE(burst_end_restores_lost_last_packet),
 	KUNIT_CASE(repairs_go_when_the_timer_is_late),
 	KUNIT_CASE(alloc_failures),

@@ -24,6 +24,8 @@ void crem_pair_params_default(struct crem_pair_params *par)
 	par->csf_cfg.k = 4;
 	par->csf_cfg.m = 2;
 	par->csf_cfg.adaptive = false;
+	/* The scenarios' timing is theirs: a fixed H, unless they ask. */
+	par->csf_cfg.auto_timing = false;
 	par->csf_cfg.limits.max_t = 1024 + 64 + 2;
 	par->csf_cfg.initial_rtt_ns = 10 * CREM_MS;
 	par->crf_cfg = par->csf_cfg;

@@ -427,6 +427,7 @@ static struct loop *loop_start(struct kunit *test, u8 k, u8 m, u32 first_psn)
 	cfg.limits.max_t = 1024 + 64 + 2;
 	cfg.initial_rtt_ns = 2 * ONE_WAY_NS;
 	/* H: the CSF closes no block of these 20 us bursts early for it. */
+	cfg.auto_timing = false;
 	cfg.hold_ns = 1 * CREM_MS;
 	cfg.max_blocks = ARRAY_SIZE(l->ring);
 	cfg.max_open_blocks = 16;

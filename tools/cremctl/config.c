@@ -26,7 +26,7 @@ struct prefix {
 
 struct config {
 	uint16_t port;
-	uint8_t role, enabled, k, m, adaptive, m_cong;
+	uint8_t role, enabled, k, m, adaptive, m_cong, auto_timing;
 	uint32_t epsilon_ppm, hold_us, reorder_us, max_flows, hello_rate;
 	uint16_t max_open_blocks;
 	uint64_t mem_limit, flow_mem_limit;
@@ -112,6 +112,9 @@ static int config_attr_cb(const struct nlattr *attr, void *data)
 		break;
 	case CREM_A_HELLO_RATE:
 		c->hello_rate = mnl_attr_get_u32(attr);
+		break;
+	case CREM_A_AUTO_TIMING:
+		c->auto_timing = mnl_attr_get_u8(attr);
 		break;
 	case CREM_A_PREFIX:
 		if (c->nprefixes < MAX_PREFIXES)
@@ -202,8 +205,11 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 		printf("k: %u  m: %u  adaptive: %s  m_cong: %u  epsilon: %u ppm\n",
 		       c->k, c->m, c->adaptive ? "yes" : "no", c->m_cong,
 		       c->epsilon_ppm);
-		printf("hold: %u us  reorder allowance: %u us\n", c->hold_us,
-		       c->reorder_us);
+		if (c->auto_timing)
+			printf("hold and reorder allowance: per flow (auto-timing)\n");
+		else
+			printf("hold: %u us  reorder allowance: %u us\n",
+			       c->hold_us, c->reorder_us);
 		printf("max flows: %u  max open blocks: %u  memory limit: %llu bytes, %llu per flow\n",
 		       c->max_flows, c->max_open_blocks,
 		       (unsigned long long)c->mem_limit,
@@ -231,6 +237,7 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 	json_u64(&j, "epsilon_ppm", c->epsilon_ppm);
 	json_u64(&j, "hold_us", c->hold_us);
 	json_u64(&j, "reorder_us", c->reorder_us);
+	json_u64(&j, "auto_timing", c->auto_timing);
 	json_u64(&j, "max_flows", c->max_flows);
 	json_u64(&j, "max_open_blocks", c->max_open_blocks);
 	json_u64(&j, "mem_limit", c->mem_limit);
@@ -300,6 +307,7 @@ static const struct {
 	{ "epsilon-ppm", CREM_A_EPSILON_PPM, 4, 999999, 1 },
 	{ "hold-us", CREM_A_HOLD_US, 4, 10000000, 0 },
 	{ "reorder-us", CREM_A_REORDER_US, 4, 10000000, 0 },
+	{ "auto-timing", CREM_A_AUTO_TIMING, 0, 1, 0 },
 	{ "max-flows", CREM_A_MAX_FLOWS, 4, 1000000, 0 },
 	{ "max-open-blocks", CREM_A_MAX_OPEN_BLOCKS, 2, 65535, 1 },
 	{ "mem-limit", CREM_A_MEM_LIMIT, 8, ~0ull, 0 },
@@ -385,8 +393,8 @@ int cmd_set(const struct options *opt, int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s set SETTING VALUE [SETTING VALUE]...\n"
 			"settings: port role enabled k m adaptive m-cong epsilon-ppm hold-us\n"
-			"          reorder-us max-flows max-open-blocks mem-limit flow-mem-limit\n"
-			"          hello-rate\n",
+			"          reorder-us auto-timing max-flows max-open-blocks mem-limit\n"
+			"          flow-mem-limit hello-rate\n",
 			prog);
 		return 2;
 	}

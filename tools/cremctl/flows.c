@@ -30,7 +30,7 @@ struct stats {
 
 struct flow {
 	uint8_t family, role, scheme, k, m, config_id, congestion, breaker;
-	uint32_t qp, id, srtt_us, loss_ppm;
+	uint32_t qp, id, srtt_us, hold_us, loss_ppm;
 	uint16_t t;
 	uint64_t mem;
 	char state[24];
@@ -115,6 +115,9 @@ static int flow_attr_cb(const struct nlattr *attr, void *data)
 	case CREM_A_FLOW_SRTT_US:
 		f->srtt_us = mnl_attr_get_u32(attr);
 		break;
+	case CREM_A_FLOW_HOLD_US:
+		f->hold_us = mnl_attr_get_u32(attr);
+		break;
 	case CREM_A_FLOW_LOSS_PPM:
 		f->loss_ppm = mnl_attr_get_u32(attr);
 		break;
@@ -150,8 +153,9 @@ static void print_flow(struct dump *d, const struct flow *f)
 	if (!d->opt->json) {
 		fprintf(d->out, "flow %u (%s, %s): %s -> %s qp 0x%x, peer %s\n",
 			f->id, role, f->state, src, dst, f->qp, peer);
-		fprintf(d->out, "  config %u: scheme %u k %u m %u T %u; srtt %u us",
-			f->config_id, f->scheme, f->k, f->m, f->t, f->srtt_us);
+		fprintf(d->out, "  config %u: scheme %u k %u m %u T %u; srtt %u us; hold %u us",
+			f->config_id, f->scheme, f->k, f->m, f->t, f->srtt_us,
+			f->hold_us);
 		if (f->role == 1)
 			fprintf(d->out, "; loss %u ppm, %s%s", f->loss_ppm,
 				f->congestion ? "congestion" : "transmission loss",
@@ -178,6 +182,7 @@ static void print_flow(struct dump *d, const struct flow *f)
 	json_u64(&d->j, "m", f->m);
 	json_u64(&d->j, "t", f->t);
 	json_u64(&d->j, "srtt_us", f->srtt_us);
+	json_u64(&d->j, "hold_us", f->hold_us);
 	if (f->role == 1) {
 		json_u64(&d->j, "loss_ppm", f->loss_ppm);
 		json_string(&d->j, "loss_class",

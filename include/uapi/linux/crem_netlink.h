@@ -88,6 +88,14 @@ enum {
 	 * times as many.
 	 */
 	CREM_A_HELLO_RATE,
+	/*
+	 * u8: Non-zero (the default) to derive each flow's hold time H and
+	 * reordering allowance from its pace and minimum RTT: two blocks at
+	 * the flow's rate, at most a quarter of the minimum RTT.  Zero uses
+	 * hold-us and reorder-us; a set-config that gives either of them
+	 * without auto-timing turns it off.
+	 */
+	CREM_A_AUTO_TIMING,
 
 	__CREM_A_LAST,
 	CREM_A_MAX = (__CREM_A_LAST - 1)
@@ -152,6 +160,11 @@ enum {
 	CREM_A_FLOW_MEM,
 	/* pad: Alignment of 64-bit values. */
 	CREM_A_FLOW_PAD,
+	/*
+	 * u32: The flow's hold time H now, in microseconds: the receiver's, or
+	 * the sender's estimate of it, by which its blocks close.
+	 */
+	CREM_A_FLOW_HOLD_US,
 
 	__CREM_A_FLOW_LAST,
 	CREM_A_FLOW_MAX = (__CREM_A_FLOW_LAST - 1)
