@@ -54,7 +54,7 @@ ktap_other_verbs ", 1 % loss, crem on"
 
 stats=$("$CREMCTL" -j stats)
 flows=$("$CREMCTL" -j flows)
-echo "$flows" | jq -c '.[] | {role, state, id, k, m, t, config_id, srtt_us}' 2>/dev/null | sed 's/^/# flow /'
+echo "$flows" | jq -c '.[] | {role, state, id, k, m, t, config_id, srtt_us, hold_us}' 2>/dev/null | sed 's/^/# flow /'
 echo "$stats" | jq -r 'to_entries[] | select(.value > 0) | "\(.key) \(.value)"' | sed 's/^/# /'
 
 if [ "$CREM_ROLE" = a ]; then

@@ -233,8 +233,10 @@ crem_counter() {
 }
 
 # crem_protect PREFIX [peer ADDR] [-- WRAPPER...]: the lab's settings (a
-# 10 ms link: blocks of 8, hold time and allowance 2.5 ms) on port 7700,
-# protecting PREFIX; WRAPPER runs cremctl elsewhere (ip netns exec gw).
+# 10 ms link: blocks of 8, hold time and allowance 2.5 ms, fixed: no
+# auto-timing) on port 7700, protecting PREFIX; WRAPPER runs cremctl
+# elsewhere (ip netns exec gw).  The goodput checks' margins were set with
+# them; crem's defaults gain less on 6.1 so far (engine.rst).
 CREM_LAB_PORT=7700
 crem_protect() {
 	local prefix=$1 wrap=
