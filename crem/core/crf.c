@@ -24,23 +24,44 @@ static u64 min_u64(u64 a, u64 b)
 	return a < b ? a : b;
 }
 
+/* An RTT sample of one of the engine's own exchanges. */
 static void rtt_sample(struct crem_crf *crf, u64 sample)
 {
-	crem_srtt_sample(&crf->srtt_ns, &crf->min_rtt_ns, &crf->have_srtt,
-			 sample);
+	crem_srtt_sample(&crf->srtt_ns, &crf->have_srtt, sample);
+	crem_min_rtt_sample(&crf->min_rtt_ns, sample);
 }
 
 /*
- * The flow's H (crem_flow_hold_ns()): from the newest configuration's k
- * (before one, ours), the sources' pace and the minimum RTT.
+ * The flow's k for its timing: the newest configuration's, or the one's
+ * before it if larger, because its blocks still come for a round trip
+ * after a change; before any, ours.
+ */
+static unsigned int flow_k(const struct crem_crf *crf)
+{
+	const struct crem_config *newest;
+	unsigned int i, k;
+
+	newest = &crf->param.config[crf->param.newest];
+	k = newest->k;
+
+	for (i = 0; i < CREM_CRF_CONFIGS; i++)
+		if (crf->param.valid[i] &&
+		    crf->param.config[i].id == (u8)(newest->id - 1) &&
+		    crf->param.config[i].k > k)
+			k = crf->param.config[i].k;
+	return k ? k : crf->cfg.k;
+}
+
+/*
+ * The flow's H (crem_flow_hold_ns()): from its k, the sources' pace and
+ * the minimum RTT.
  */
 static u64 hold_ns(const struct crem_crf *crf)
 {
-	unsigned int k = crf->param.config[crf->param.newest].k;
-
-	return crem_flow_hold_ns(&crf->cfg, k ? k : crf->cfg.k, crf->gap_ns,
-				 crf->have_srtt ? crf->min_rtt_ns :
-						  crf->srtt_ns);
+	return crem_flow_hold_ns(&crf->cfg, flow_k(crf),
+				 crem_pace_gap_ns(&crf->pace, crf->gap_ns),
+				 crem_timing_rtt_ns(crf->min_rtt_ns,
+						    crf->srtt_ns));
 }
 
 u64 crem_crf_hold_ns(const struct crem_crf *crf)
@@ -1410,6 +1431,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		else
 			crf->gap_ns -= (crf->gap_ns - gap) >> 3;
 	}
+	crem_pace_source(&crf->pace, t, crf->srtt_ns);
 	crf->last_source_ns = t;
 	if (pkt->ecn == 3) {
 		crf->stats.v[CREM_FS_SOURCES_CE]++;
@@ -1527,7 +1549,7 @@ static u64 gap_wait(const struct crem_crf *crf)
 	u64 wait = reorder_ns(crf);
 
 	if (crf->param.config[crf->param.newest].m)
-		wait += wait + crf->cfg.k * crf->gap_ns;
+		wait += wait + flow_k(crf) * crf->gap_ns;
 	return wait;
 }
 

@@ -170,13 +170,14 @@ struct crem_crf {
 	size_t msg_size;
 
 	u64 srtt_ns;
-	u64 min_rtt_ns;			/* for the derived H */
+	u64 min_rtt_ns;			/* own exchanges', for H; 0: none */
 	bool have_srtt;
 	u64 hello_ack_ns;		/* for the first RTT sample */
 	u16 request_id;
 	u64 request_ns;			/* when request_id went out */
 	u64 p;				/* loss EWMA, Q31, for delta */
 	u64 gap_ns;			/* source inter-arrival EWMA */
+	struct crem_pace pace;		/* for H */
 	u64 last_source_ns;
 	u64 last_activity_ns;
 	u64 decode_due_ns;		/* a slot's decode_due, or none */
@@ -450,8 +451,8 @@ void crem_crf_destroy(struct crem_crf *crf);
  * @crf: the flow
  *
  * Fixed, or derived from the flow's pace and minimum RTT
- * (crem_flow_hold_ns()).  Locking: as the other calls, or a racy read for
- * display.
+ * (crem_flow_hold_ns()).  Context: the flow's serialisation, as the other
+ * calls (its lock, in the kernel).
  *
  * Return: H in nanoseconds; 0 holds nothing.
  */

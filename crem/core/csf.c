@@ -20,10 +20,14 @@ static u64 min_u64(u64 a, u64 b)
 	return a < b ? a : b;
 }
 
+/* The smallest k paced_k() proposes: smaller blocks cost m/k more. */
+#define CREM_PACED_K_MIN 4
+
+/* An RTT sample of one of the engine's own exchanges. */
 static void rtt_sample(struct crem_csf *csf, u64 sample)
 {
-	crem_srtt_sample(&csf->srtt_ns, &csf->min_rtt_ns, &csf->have_srtt,
-			 sample);
+	crem_srtt_sample(&csf->srtt_ns, &csf->have_srtt, sample);
+	crem_min_rtt_sample(&csf->min_rtt_ns, sample);
 }
 
 /*
@@ -35,9 +39,10 @@ static u64 hold_ns(const struct crem_csf *csf)
 	unsigned int k = csf->param.active.k ? csf->param.active.k :
 					       csf->cfg.k;
 
-	return crem_flow_hold_ns(&csf->cfg, k, csf->gap_ns,
-				 csf->have_srtt ? csf->min_rtt_ns :
-						  csf->srtt_ns);
+	return crem_flow_hold_ns(&csf->cfg, k,
+				 crem_pace_gap_ns(&csf->pace, csf->gap_ns),
+				 crem_timing_rtt_ns(csf->min_rtt_ns,
+						    csf->srtt_ns));
 }
 
 u64 crem_csf_hold_ns(const struct crem_csf *csf)
@@ -603,29 +608,29 @@ int crem_csf_start(struct crem_csf *csf, const struct crem_env *env,
  * enough, a smaller power of two, down to CREM_PACED_K_MIN, where it is
  * not; a block of the configured k on a slow flow could only be cut
  * early, and not before its sources paid for a repair (block_deadline()),
- * which is too late.  A flow not paced yet keeps its k.  Powers of two,
- * and growth only when the larger k fits with a fifth to spare, keep an
- * uneven pace (soft-RoCE sends in clumps) from changing the configuration
- * at every report.
+ * which is too late.  The adaptive policy chooses m for that k; a fixed m
+ * is scaled with it (propose()).  A flow not paced yet keeps its k.
+ * Powers of two, and growth only when the larger k fits with a fifth to
+ * spare, keep an uneven pace from changing the configuration at every
+ * report; propose() keeps to one change per two SRTTs.
  */
-#define CREM_PACED_K_MIN 4
-
 static u8 paced_k(const struct crem_csf *csf)
 {
 	u64 k_max = min_u64(csf->cfg.k, csf->hello.effective.max_k);
 	u64 cur = csf->param.active.k, budget, k = CREM_PACED_K_MIN;
+	u64 gap = crem_pace_gap_ns(&csf->pace, csf->gap_ns);
 
-	if (!csf->cfg.auto_timing || !csf->gap_ns)
+	if (!csf->cfg.auto_timing || !gap)
 		return cur ? cur : k_max;
-	budget = (csf->have_srtt ? csf->min_rtt_ns : csf->srtt_ns) / 8;
-	while (2 * k * csf->gap_ns <= budget && 2 * k <= k_max)
+	budget = crem_timing_rtt_ns(csf->min_rtt_ns, csf->srtt_ns) / 8;
+	while (2 * k * gap <= budget && 2 * k <= k_max)
 		k *= 2;
 	/* A configured k that is no power of two, where the pace allows. */
-	if (2 * k > k_max && k_max * csf->gap_ns <= budget)
+	if (2 * k > k_max && k_max * gap <= budget)
 		k = k_max;
 	/* Grow past the k in use only with room to spare. */
-	if (cur && k > cur && k * csf->gap_ns * 5 > budget * 4)
-		k = max_u64(cur, k / 2);
+	if (cur && k > cur && k * gap * 5 > budget * 4)
+		k = cur;
 	return min_u64(k, k_max);
 }
 
@@ -635,12 +640,32 @@ static void propose(struct crem_csf *csf, u8 m)
 
 	c.scheme = csf->cfg.scheme;
 	c.k = paced_k(csf);
+	/* A fixed m is for the configured k: keep its overhead m/k. */
+	if (!csf->cfg.adaptive && m && c.k < csf->cfg.k)
+		m = (m * c.k + csf->cfg.k - 1) / csf->cfg.k;
 	c.m = min_u64(m, csf->hello.effective.max_m);
 	if (c.m + c.k > 255)
 		c.m = 255 - c.k;
 	c.symbol_len = csf->symbol_len;
 	if (c.k == csf->param.active.k && c.m == csf->param.active.m)
 		return;
+	/*
+	 * The draft's hysteresis, for a change of k as for m (the policy
+	 * keeps to it for its m alone): one change per two SRTTs.
+	 */
+	if (!crem_csf_param_first(&csf->param)) {
+		u64 t = now(csf);
+
+		if (csf->config_changed_ns &&
+		    t - csf->config_changed_ns < 2 * csf->srtt_ns)
+			return;
+		csf->config_changed_ns = t;
+		/* ... and the policy's next m waits as long. */
+		if (c.k != csf->param.active.k) {
+			csf->policy.last_change_ns = t;
+			csf->policy.changed_once = true;
+		}
+	}
 	/*
 	 * A change takes effect a round trip of PSNs from now, if the flow
 	 * keeps on; the first configuration as soon as it is acknowledged.
@@ -711,6 +736,7 @@ static void pace(struct crem_csf *csf, u64 t)
 		csf->rate_mark_ns = t;
 		csf->rate_mark_psn = csf->next_psn;
 	}
+	crem_pace_source(&csf->pace, t, csf->srtt_ns);
 	csf->last_source_ns = t;
 	csf->last_activity_ns = t;
 }
@@ -888,7 +914,7 @@ void crem_csf_rdma_ack(struct crem_csf *csf, const struct crem_roce_pkt *ack)
 	 * a stall (a loss the receiver waited for) and would overstate it.
 	 */
 	if (sample && freed == 1) {
-		rtt_sample(csf, sample);
+		crem_srtt_sample(&csf->srtt_ns, &csf->have_srtt, sample);
 		csf->policy.par.srtt_ns = csf->srtt_ns;
 	}
 	arm_flow(csf);
@@ -1117,6 +1143,7 @@ static void loss_report(struct crem_csf *csf, const struct crem_msg *msg)
 		crem_csf_close(csf, CREM_CLOSE_CIRCUIT_BREAKER);
 		return;
 	}
+	/* Adaptive: m for the flow; either way, k for its pace. */
 	if (csf->param.state == CREM_PARAM_IDLE && csf->param.active.k &&
 	    !pol->tripped)
 		propose(csf, csf->cfg.adaptive ? pol->m : csf->cfg.m);

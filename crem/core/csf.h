@@ -92,9 +92,11 @@ struct crem_csf {
 	/* Repair rate: credit in 1/k repair units, m per source. */
 	u64 credit;
 	u64 srtt_ns;
-	u64 min_rtt_ns;			/* for the derived H */
+	u64 min_rtt_ns;			/* own exchanges', for H; 0: none */
 	bool have_srtt;
 	u64 gap_ns;			/* EWMA of source inter-arrival */
+	struct crem_pace pace;		/* for H and k */
+	u64 config_changed_ns;		/* the last change proposed, or 0 */
 	u64 last_source_ns;
 	u64 last_activity_ns;
 	/* After CLOSE reason 3: unprotected until then, then CLOSED. */
@@ -255,8 +257,8 @@ crem_csf_config(const struct crem_csf *csf)
  * crem_csf_hold_ns() - the flow's hold time H as this side derives it
  * @csf: the flow
  *
- * Its blocks close by H/2 (crem_flow_hold_ns()).  Locking: as the other
- * calls, or a racy read for display.
+ * Its blocks close by H/2 (crem_flow_hold_ns()).  Context: the flow's
+ * serialisation, as the other calls (its lock, in the kernel).
  *
  * Return: H in nanoseconds; 0 holds nothing.
  */

@@ -44,9 +44,9 @@ u64 crem_flow_hold_ns(const struct crem_engine_config *cfg, unsigned int k,
 
 	if (!cfg->auto_timing)
 		return cfg->hold_ns;
-	if (!gap_ns || gap_ns >= cap)
+	if (!k || !gap_ns || gap_ns >= cap / (2 * k))
 		return cap;
-	hold = 2 * (u64)k * gap_ns;	/* gap_ns < 2^62: no overflow */
+	hold = 2 * (u64)k * gap_ns;
 	if (hold < CREM_HOLD_MIN_NS)
 		hold = CREM_HOLD_MIN_NS;
 	return hold < cap ? hold : cap;

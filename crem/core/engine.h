@@ -25,7 +25,7 @@ struct crem_engine_config {
 	u8 m_cong;		/* RECOMMENDED 1 */
 	u32 epsilon_ppm;	/* RECOMMENDED 100 (1e-4) */
 	/* CRF (and the CSF's block timing, which must beat H) */
-	bool auto_timing;	/* H and the allowance per flow: crem_flow_hold_ns() */
+	bool auto_timing;	/* H, allowance and k per flow (engine.rst) */
 	u64 hold_ns;		/* fixed H; 0 holds nothing */
 	u64 reorder_ns;		/* fixed reordering allowance; RECOMMENDED H */
 	u16 max_open_blocks;
@@ -165,6 +165,46 @@ void crem_sub_env_init(struct crem_sub_env *sub, const struct crem_env *parent,
 		       void *owner, struct crem_flow_stats *stats,
 		       const u8 *dscp);
 
+/*
+ * A flow's pace over windows of about an RTT: the mean time between its
+ * sources.  An EWMA of single gaps follows the last few of them, and a
+ * sender that sends in clumps (soft-RoCE does) makes it swing between the
+ * clump's spacing and its pauses; how long a block takes to fill is the
+ * mean.  A silence of a whole window is no pace: the window starts again
+ * after it, and the last mean stands.
+ */
+struct crem_pace {
+	u64 start_ns;		/* the window's start, 0 before a source */
+	u64 last_ns;		/* the last source */
+	u32 sources;		/* after start_ns */
+	u64 gap_ns;		/* the last window's mean gap; 0: none yet */
+};
+
+static inline void crem_pace_source(struct crem_pace *pace, u64 t,
+				    u64 window_ns)
+{
+	if (!pace->start_ns || t - pace->last_ns >= window_ns) {
+		pace->start_ns = t;
+		pace->last_ns = t;
+		pace->sources = 0;
+		return;
+	}
+	pace->last_ns = t;
+	pace->sources++;
+	if (t - pace->start_ns >= window_ns) {
+		pace->gap_ns = crem_div64(t - pace->start_ns, pace->sources);
+		pace->start_ns = t;
+		pace->sources = 0;
+	}
+}
+
+/* The pace for H: the window's mean, else (early on) the EWMA's. */
+static inline u64 crem_pace_gap_ns(const struct crem_pace *pace,
+				   u64 ewma_gap_ns)
+{
+	return pace->gap_ns ? pace->gap_ns : ewma_gap_ns;
+}
+
 /* The shortest hold time crem derives: timer and scheduling slack. */
 #define CREM_HOLD_MIN_NS (100 * CREM_US)
 
@@ -203,15 +243,9 @@ static inline u64 crem_flow_reorder_ns(const struct crem_engine_config *cfg,
 	return cfg->auto_timing ? hold_ns : cfg->reorder_ns;
 }
 
-/*
- * Smoothed RTT in the manner of RFC 6298 (alpha 1/8), and the minimum
- * RTT seen, which the derived H is bounded by.
- */
-static inline void crem_srtt_sample(u64 *srtt, u64 *min_rtt, bool *have,
-				    u64 sample)
+/* Smoothed RTT in the manner of RFC 6298 (alpha 1/8). */
+static inline void crem_srtt_sample(u64 *srtt, bool *have, u64 sample)
 {
-	if (!*have || sample < *min_rtt)
-		*min_rtt = sample;
 	if (!*have)
 		*srtt = sample;
 	else if (sample > *srtt)
@@ -219,6 +253,24 @@ static inline void crem_srtt_sample(u64 *srtt, u64 *min_rtt, bool *have,
 	else
 		*srtt -= (*srtt - sample) >> 3;
 	*have = true;
+}
+
+/*
+ * The minimum RTT, which bounds the derived H: from the engines' own
+ * exchanges only (HELLO, PARAM_UPDATE, coded retransmission), never from
+ * RDMA ACKs, which may be another QP's between the same hosts and would
+ * lower it for good.  0: none yet.
+ */
+static inline void crem_min_rtt_sample(u64 *min_rtt, u64 sample)
+{
+	if (sample && (!*min_rtt || sample < *min_rtt))
+		*min_rtt = sample;
+}
+
+/* The minimum RTT to derive timing from: before a sample, the SRTT. */
+static inline u64 crem_timing_rtt_ns(u64 min_rtt, u64 srtt)
+{
+	return min_rtt ? min_rtt : srtt;
 }
 
 #endif /* CREM_CORE_ENGINE_H */

@@ -1195,13 +1195,44 @@ static void derived_hold_follows_pace_and_rtt(struct kunit *test)
 }
 
 /*
+ * The pace of a clumpy sender (soft-RoCE's: eight sources 10 us apart,
+ * then a pause, every 400 us) is the mean, 50 us a source, once a window
+ * of 10 ms has passed; a silence of a whole window leaves it standing and
+ * starts the next window after it.
+ */
+static void pace_is_the_mean_of_clumps(struct kunit *test)
+{
+	struct crem_pace pace = { 0 };
+	u64 t = 1 * MS, gap_before;
+	unsigned int c, i;
+
+	for (c = 0; c < 25; c++)
+		for (i = 0; i < 8; i++)
+			crem_pace_source(&pace, t + c * 400 * US + i * 10 * US,
+					 10 * MS);
+	KUNIT_EXPECT_EQ(test, pace.gap_ns, 0);
+	KUNIT_EXPECT_EQ(test, crem_pace_gap_ns(&pace, 7 * US), 7 * US);
+	crem_pace_source(&pace, t + 25 * 400 * US, 10 * MS);
+	KUNIT_EXPECT_GE(test, pace.gap_ns, 49 * US);
+	KUNIT_EXPECT_LE(test, pace.gap_ns, 51 * US);
+	KUNIT_EXPECT_EQ(test, crem_pace_gap_ns(&pace, 7 * US), pace.gap_ns);
+	gap_before = pace.gap_ns;
+	t += 25 * 400 * US + 50 * MS;
+	crem_pace_source(&pace, t, 10 * MS);
+	crem_pace_source(&pace, t + 20 * US, 10 * MS);
+	KUNIT_EXPECT_EQ(test, pace.gap_ns, gap_before);
+	crem_pace_source(&pace, t + 10 * MS, 10 * MS);
+	KUNIT_EXPECT_EQ(test, pace.gap_ns, 5 * MS);
+}
+
+/*
  * k = 32, m = 2 at 10 ms RTT, a WRITE every @gap_ns.  192 clean sources
  * pace the flow (and let a configuration for that pace take effect), then
- * 96 more lose @d's mask.  Return: the pair, run to the end, for
- * @auto_timing.
+ * with no pause 96 more lose @d's mask.  Return: the pair, run to the
+ * end, for @auto_timing, or a fixed H and allowance of @fixed_ns.
  */
 static struct crem_pair *paced_pair(struct kunit *test, bool auto_timing,
-				    u64 gap_ns, struct drops *d)
+				    u64 fixed_ns, u64 gap_ns, struct drops *d)
 {
 	struct crem_pair_params par;
 	struct crem_pair *p;
@@ -1211,13 +1242,15 @@ static struct crem_pair *paced_pair(struct kunit *test, bool auto_timing,
 	par.csf_cfg.k = 32;
 	par.csf_cfg.m = 2;
 	par.csf_cfg.auto_timing = auto_timing;
+	if (fixed_ns)
+		par.csf_cfg.hold_ns = par.csf_cfg.reorder_ns = fixed_ns;
 	par.crf_cfg = par.csf_cfg;
 	p = new_pair(test, &par);
 	for (i = 0; i < CREM_TRAFFIC_NR_KINDS; i++)
 		p->traffic.weight[i] = i == CREM_TRAFFIC_WRITE;
 	crem_pair_send(p, 192, gap_ns);
-	crem_pair_run(p, p->sim.now_ns + 100 * MS);
-	KUNIT_EXPECT_EQ(test, p->nrx, 192);
+	/* Up to the last of them: the next goes out one gap after it. */
+	crem_pair_run(p, p->sim.now_ns + 191 * gap_ns);
 	drop_from_next(p, d);
 	crem_pair_send(p, 96, gap_ns);
 	crem_pair_run(p, p->sim.now_ns + 200 * MS);
@@ -1238,7 +1271,7 @@ static void derived_hold_restores_in_order(struct kunit *test)
 	struct crem_pair *p;
 	size_t n;
 
-	p = paced_pair(test, true, 20 * US, &d);
+	p = paced_pair(test, true, 0, 20 * US, &d);
 	KUNIT_ASSERT_EQ(test, p->nrx, 192 + 96);
 	for (n = 192; n + 1 < p->nrx; n++)
 		KUNIT_EXPECT_EQ(test, p->rx[n + 1].psn, p->rx[n].psn + 1);
@@ -1250,13 +1283,13 @@ static void derived_hold_restores_in_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_BLOCKS_CLOSED_EARLY), 0);
 	KUNIT_EXPECT_EQ(test, crem_pair_left_to_rdma(p), 0);
 	/* Two blocks of 20 us sources, each end's estimate alike. */
-	KUNIT_EXPECT_GE(test, crem_crf_hold_ns(&p->crf), 1280 * US);
+	KUNIT_EXPECT_GE(test, crem_crf_hold_ns(&p->crf), 1260 * US);
 	KUNIT_EXPECT_LE(test, crem_crf_hold_ns(&p->crf), 1300 * US);
-	KUNIT_EXPECT_GE(test, crem_csf_hold_ns(&p->csf), 1280 * US);
+	KUNIT_EXPECT_GE(test, crem_csf_hold_ns(&p->csf), 1260 * US);
 	KUNIT_EXPECT_LE(test, crem_csf_hold_ns(&p->csf), 1300 * US);
 	end_pair(test, p);
 
-	p = paced_pair(test, false, 20 * US, &d);
+	p = paced_pair(test, false, 0, 20 * US, &d);
 	KUNIT_EXPECT_EQ(test, crem_crf_hold_ns(&p->crf), 100 * US);
 	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
 	end_pair(test, p);
@@ -1277,7 +1310,7 @@ static void slow_flow_gets_blocks_it_can_fill(struct kunit *test)
 	struct crem_pair *p;
 	size_t n;
 
-	p = paced_pair(test, true, 400 * US, &d);
+	p = paced_pair(test, true, 0, 400 * US, &d);
 	KUNIT_ASSERT_EQ(test, p->nrx, 192 + 96);
 	KUNIT_EXPECT_EQ(test, crem_csf_config(&p->csf)->k, 4);
 	for (n = 192; n + 1 < p->nrx; n++)
@@ -1289,7 +1322,7 @@ static void slow_flow_gets_blocks_it_can_fill(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, crem_pair_left_to_rdma(p), 0);
 	end_pair(test, p);
 
-	p = paced_pair(test, false, 400 * US, &d);
+	p = paced_pair(test, false, 2500 * US, 400 * US, &d);
 	KUNIT_EXPECT_EQ(test, crem_csf_config(&p->csf)->k, 32);
 	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
 	end_pair(test, p);
@@ -2228,6 +2261,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(hold_time_late_timer),
 	KUNIT_CASE(slow_flow_blocks_close_within_hold),
 	KUNIT_CASE(derived_hold_follows_pace_and_rtt),
+	KUNIT_CASE(pace_is_the_mean_of_clumps),
 	KUNIT_CASE(derived_hold_restores_in_order),
 	KUNIT_CASE(slow_flow_gets_blocks_it_can_fill),
 	KUNIT_CASE(burst_end_restores_lost_last_packet),
