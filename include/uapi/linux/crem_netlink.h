@@ -89,10 +89,12 @@ enum {
 	 */
 	CREM_A_HELLO_RATE,
 	/*
-	 * u8: Non-zero (the default) to derive each flow's hold time H and
-	 * reordering allowance from its pace and minimum RTT: two blocks at
-	 * the flow's rate, at most a quarter of the minimum RTT.  Zero uses
-	 * hold-us and reorder-us; a set-config that gives either of them
+	 * u8: Non-zero (the default) to derive each flow's hold time H,
+	 * reordering allowance and block size k from its pace and minimum
+	 * RTT: H two blocks at the flow's rate, at most a quarter of the
+	 * minimum RTT, and k (at most the configured one) such that a
+	 * block fills within half of H.  Zero uses hold-us, reorder-us and
+	 * k as configured; a set-config that gives hold-us or reorder-us
 	 * without auto-timing turns it off.
 	 */
 	CREM_A_AUTO_TIMING,
