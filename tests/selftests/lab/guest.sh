@@ -236,7 +236,8 @@ crem_counter() {
 # 10 ms link: blocks of 8, hold time and allowance 2.5 ms, fixed: no
 # auto-timing) on port 7700, protecting PREFIX; WRAPPER runs cremctl
 # elsewhere (ip netns exec gw).  The goodput checks' margins were set with
-# them; crem's defaults gain less on 6.1 so far (engine.rst).
+# them; crem's defaults do not yet clear crem_gateway's on 6.12 reliably
+# (testing.rst).
 CREM_LAB_PORT=7700
 crem_protect() {
 	local prefix=$1 wrap=
