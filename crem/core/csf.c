@@ -637,11 +637,13 @@ static u8 paced_k(const struct crem_csf *csf)
 static void propose(struct crem_csf *csf, u8 m)
 {
 	struct crem_config c = csf->param.active;
+	u64 t = now(csf);
 
 	c.scheme = csf->cfg.scheme;
 	c.k = paced_k(csf);
-	/* A fixed m is for the configured k: keep its overhead m/k. */
-	if (!csf->cfg.adaptive && m && c.k < csf->cfg.k)
+	/* A fixed m is for the configured k: about its overhead m/k. */
+	if (csf->cfg.auto_timing && !csf->cfg.adaptive && m &&
+	    c.k < csf->cfg.k)
 		m = (m * c.k + csf->cfg.k - 1) / csf->cfg.k;
 	c.m = min_u64(m, csf->hello.effective.max_m);
 	if (c.m + c.k > 255)
@@ -654,18 +656,15 @@ static void propose(struct crem_csf *csf, u8 m)
 	 * keeps to it for its m alone): one change per two SRTTs.
 	 */
 	if (!crem_csf_param_first(&csf->param)) {
-		u64 t = now(csf);
-
-		if (csf->config_changed_ns &&
-		    t - csf->config_changed_ns < 2 * csf->srtt_ns)
+		if (t - csf->config_changed_ns < 2 * csf->srtt_ns)
 			return;
-		csf->config_changed_ns = t;
 		/* ... and the policy's next m waits as long. */
 		if (c.k != csf->param.active.k) {
 			csf->policy.last_change_ns = t;
 			csf->policy.changed_once = true;
 		}
 	}
+	csf->config_changed_ns = t;
 	/*
 	 * A change takes effect a round trip of PSNs from now, if the flow
 	 * keeps on; the first configuration as soon as it is acknowledged.
@@ -1143,10 +1142,19 @@ static void loss_report(struct crem_csf *csf, const struct crem_msg *msg)
 		crem_csf_close(csf, CREM_CLOSE_CIRCUIT_BREAKER);
 		return;
 	}
-	/* Adaptive: m for the flow; either way, k for its pace. */
+	/*
+	 * Adaptive: m for the flow; either way, k for its pace.  An m the
+	 * policy chose while a change waited is no rise under congestion.
+	 */
 	if (csf->param.state == CREM_PARAM_IDLE && csf->param.active.k &&
-	    !pol->tripped)
-		propose(csf, csf->cfg.adaptive ? pol->m : csf->cfg.m);
+	    !pol->tripped) {
+		u8 m = csf->cfg.adaptive ? pol->m : csf->cfg.m;
+
+		if (csf->cfg.adaptive && pol->congestion)
+			m = min_u64(m, max_u64(csf->param.active.m,
+					       csf->cfg.m_cong));
+		propose(csf, m);
+	}
 }
 
 static bool same_flow(const struct crem_csf *csf,

@@ -96,7 +96,7 @@ struct crem_csf {
 	bool have_srtt;
 	u64 gap_ns;			/* EWMA of source inter-arrival */
 	struct crem_pace pace;		/* for H and k */
-	u64 config_changed_ns;		/* the last change proposed, or 0 */
+	u64 config_changed_ns;		/* the last configuration proposed */
 	u64 last_source_ns;
 	u64 last_activity_ns;
 	/* After CLOSE reason 3: unprotected until then, then CLOSED. */
@@ -231,9 +231,11 @@ void crem_csf_timeout(struct crem_csf *csf);
 
 /*
  * The control plane changed the fixed m: propose it to the CRF (adaptive
- * flows keep following the policy).  Return: 0; -EBUSY while another
- * change is in flight; -EINVAL beyond the negotiated limits; -ENOTCONN
- * before negotiation completes.
+ * flows keep following the policy), at once, or within two SRTTs of the
+ * last change at the first loss report after them (the draft's
+ * hysteresis).  Return: 0; -EBUSY while another change is in flight;
+ * -EINVAL beyond the negotiated limits; -ENOTCONN before negotiation
+ * completes.
  */
 int crem_csf_set_m(struct crem_csf *csf, u8 m);
 

@@ -44,7 +44,7 @@ u64 crem_flow_hold_ns(const struct crem_engine_config *cfg, unsigned int k,
 
 	if (!cfg->auto_timing)
 		return cfg->hold_ns;
-	if (!k || !gap_ns || gap_ns >= cap / (2 * k))
+	if (!k || !gap_ns || gap_ns >= crem_div64(cap, 2 * k))
 		return cap;
 	hold = 2 * (u64)k * gap_ns;
 	if (hold < CREM_HOLD_MIN_NS)

@@ -212,7 +212,7 @@ static inline u64 crem_pace_gap_ns(const struct crem_pace *pace,
  * crem_flow_hold_ns() - the hold time H of one flow
  * @cfg: the side's configuration
  * @k: PSN positions per block of the flow's configuration
- * @gap_ns: the flow's source inter-arrival time (EWMA), 0 if not known yet
+ * @gap_ns: the flow's pace, a mean gap between sources; 0 if not known yet
  * @min_rtt_ns: the flow's minimum RTT
  *
  * With @cfg->auto_timing off, the configured H.  Otherwise the draft's

@@ -1308,7 +1308,9 @@ static void slow_flow_gets_blocks_it_can_fill(struct kunit *test)
 {
 	struct drops d = { .mask = 1ull << 5 | 1ull << 40 };
 	struct crem_pair *p;
-	size_t n;
+	u64 last_ns = 0;
+	u8 last_id = 0;
+	size_t n, i;
 
 	p = paced_pair(test, true, 0, 400 * US, &d);
 	KUNIT_ASSERT_EQ(test, p->nrx, 192 + 96);
@@ -1320,6 +1322,22 @@ static void slow_flow_gets_blocks_it_can_fill(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
 	KUNIT_EXPECT_EQ(test, crem_crf_hold_ns(&p->crf), 2500 * US);
 	KUNIT_EXPECT_EQ(test, crem_pair_left_to_rdma(p), 0);
+	/* One change of k, and none sooner than two SRTTs after another. */
+	KUNIT_EXPECT_LE(test, csf_stat(p, CREM_FS_CONFIG_CHANGES), 2);
+	for (i = 0; i < p->nlog; i++) {
+		const struct crem_pair_event *e = &p->log[i];
+
+		if (e->dir != CREM_PAIR_FWD ||
+		    e->type != CREM_MSG_PARAM_UPDATE ||
+		    e->msg.param_update.config_id == last_id)
+			continue;
+		if (last_id)
+			KUNIT_EXPECT_GE(test, e->at_ns - last_ns,
+					2 * p->csf.srtt_ns - 1 * MS);
+		last_id = e->msg.param_update.config_id;
+		last_ns = e->at_ns;
+	}
+	KUNIT_EXPECT_EQ(test, last_id, 2);
 	end_pair(test, p);
 
 	p = paced_pair(test, false, 2500 * US, 400 * US, &d);
