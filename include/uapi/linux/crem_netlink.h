@@ -52,9 +52,15 @@ enum {
 	CREM_A_M_CONG,
 	/* u32: The policy's target block loss, in parts per million. */
 	CREM_A_EPSILON_PPM,
-	/* u32: The receiver's hold time H in microseconds (0 holds nothing). */
+	/*
+	 * u32: The receiver's hold time H in microseconds (0 holds nothing),
+	 * used with auto-timing off.
+	 */
 	CREM_A_HOLD_US,
-	/* u32: The receiver's reordering allowance in microseconds. */
+	/*
+	 * u32: The receiver's reordering allowance in microseconds, used with
+	 * auto-timing off.
+	 */
 	CREM_A_REORDER_US,
 	/* u32: Flows of the namespace, both roles; more are not protected. */
 	CREM_A_MAX_FLOWS,
@@ -92,8 +98,9 @@ enum {
 	 * u8: Non-zero (the default) to derive each flow's hold time H,
 	 * reordering allowance and block size k from its pace and minimum
 	 * RTT: H two blocks at the flow's rate, at most a quarter of the
-	 * minimum RTT, and k (at most the configured one) such that a
-	 * block fills within half of H.  Zero uses hold-us, reorder-us and
+	 * minimum RTT, and k (a power of two, at most the configured one)
+	 * such that a block fills within an eighth of the minimum RTT at
+	 * the flow's pace.  Zero uses hold-us, reorder-us and
 	 * k as configured; a set-config that gives hold-us or reorder-us
 	 * without auto-timing turns it off.
 	 */
