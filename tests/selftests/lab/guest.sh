@@ -337,7 +337,22 @@ ktap_transfer() {
 		if [ -d /sys/module/crem ]; then
 			crem_stats_diag
 		fi
+		rxe_diag
 	fi
+}
+
+# rxe_diag: rxe's QPs and its counters that are not zero, for a transfer
+# that failed or hung (what state its QPs were left in).
+rxe_diag() {
+	local f
+	rdma res show qp 2>/dev/null | sed 's/^/# rxe qp: /' | head -n 20
+	{
+		for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
+			[ -r "$f" ] && [ "$(cat "$f")" != 0 ] &&
+				echo "$(basename "$f") $(cat "$f")"
+		done | tr '\n' ' '
+		echo
+	} | fold -s -w 160 | sed 's/^/# rxe: /'
 }
 
 # ktap_other_verbs SUFFIX: one result each for RDMA READ, SEND and atomics
