@@ -1396,7 +1396,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 				      const u8 *udp_payload, size_t len,
 				      void *handle)
 {
-	u64 t = now(crf);
+	u64 t = now(crf), hold_time, reorder;
 	u32 psn = pkt->psn;
 	struct crem_crf_pos *p;
 	struct crem_crf_slot *s;
@@ -1433,6 +1433,9 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	}
 	crem_pace_source(&crf->pace, t, crf->srtt_ns);
 	crf->last_source_ns = t;
+	/* H and the allowance once a packet: nothing below changes them. */
+	hold_time = hold_ns(crf);
+	reorder = crem_flow_reorder_ns(&crf->cfg, hold_time);
 	if (pkt->ecn == 3) {
 		crf->stats.v[CREM_FS_SOURCES_CE]++;
 		crf->report.ce_marked++;
@@ -1447,7 +1450,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		 * on a lossless path.
 		 */
 		if (p->state == CREM_POS_RESTORED && p->original_due &&
-		    t - p->missing_ns <= reorder_ns(crf)) {
+		    t - p->missing_ns <= reorder) {
 			p->original_due = false;
 			crf->report.received++;
 			crf->stats.v[CREM_FS_SOURCES_REORDERED]++;
@@ -1481,7 +1484,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	 */
 	s = crf->nopen ? slot_of_psn(crf, psn) : NULL;
 	if (s && s->state == CREM_SLOT_OPEN &&
-	    t - s->created_ns > reorder_ns(crf))
+	    t - s->created_ns > reorder)
 		late = true;
 	if (late)
 		crf->stats.v[CREM_FS_SOURCES_LATE]++;
@@ -1527,12 +1530,12 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		crf->have_next = true;
 	}
 	in_order = !crem_psn_after(psn, crf->next_deliver);
-	if (in_order || !hold_ns(crf) || !handle || !repairs_may_fill(crf) ||
+	if (in_order || !hold_time || !handle || !repairs_may_fill(crf) ||
 	    !hold(crf, psn, handle, t)) {
 		advance(crf);
 		return CREM_CRF_PASS;
 	}
-	arm_at(crf, t + hold_ns(crf));
+	arm_at(crf, t + hold_time);
 	advance(crf);
 	return CREM_CRF_HOLD;
 }
