@@ -14,6 +14,22 @@
 #define MAX_RANGES 32
 #define RANGE_TRIES 3
 
+/*
+ * What became of a position's source, for the loss breakdown: set as the
+ * flow learns it, read once by loss_final() when the position is reused
+ * or the flow ends (engine.rst, "Every loss accounted for").
+ */
+enum {
+	FATE_MISSED = 1 << 0,		/* not here when a later PSN came */
+	FATE_RESTORED = 1 << 1,		/* before a later PSN went on */
+	FATE_RESTORED_LATE = 1 << 2,
+	FATE_UNPROTECTED = 1 << 3,	/* missed with no repairs coming */
+	FATE_BLOCK = 1 << 4,		/* a REPAIR or INFO named its block */
+	FATE_ASKED = 1 << 5,		/* in a REPAIR_REQUEST while missing */
+	FATE_GAVE_UP = 1 << 6,		/* its block ran out of rounds */
+	FATE_LIMITED = 1 << 7,		/* its block lost its slot or memory */
+};
+
 static u64 now(const struct crem_crf *crf)
 {
 	return crf->env->ops->now_ns(crf->env->ctx);
@@ -101,6 +117,116 @@ static struct crem_crf_pos *pos_of(struct crem_crf *crf, u32 psn)
 }
 
 /*
+ * Count the end of @q's source if it was lost: restored in time or late,
+ * else left to the RDMA transport, under the furthest step crem took for
+ * it.  A source missed and then come within the reordering allowance was
+ * not lost (its fate was cleared then).
+ */
+static struct crem_crf_slot *slot_of_psn(struct crem_crf *crf, u32 psn);
+
+static void loss_count(struct crem_crf *crf, enum crem_flow_stat end)
+{
+	crf->stats.v[CREM_FS_LOSSES]++;
+	crf->stats.v[end]++;
+}
+
+static void loss_final(struct crem_crf *crf, struct crem_crf_pos *q)
+{
+	struct crem_crf_slot *s = NULL;
+	u8 f = q->fate;
+	enum crem_flow_stat end;
+
+	q->fate = 0;
+	if (!(f & FATE_MISSED))
+		return;
+	/*
+	 * Still missing, in a block still open: a coded answer may restore
+	 * it after the window moved on (the window is shorter than a round
+	 * trip), so its block keeps it until its end (loss_later()).
+	 */
+	if (q->state == CREM_POS_EMPTY && crf->slots)
+		s = slot_of_psn(crf, q->psn);
+	if (s && s->state == CREM_SLOT_OPEN) {
+		crem_set_add(&s->lost_later, crem_psn_offset(q->psn, s->start));
+		return;
+	}
+	if (f & FATE_RESTORED)
+		end = CREM_FS_LOSSES_RESTORED;
+	else if (f & FATE_RESTORED_LATE)
+		end = CREM_FS_LOSSES_RESTORED_LATE;
+	else if (f & FATE_LIMITED)
+		end = CREM_FS_LOSSES_RDMA_LIMITS;
+	else if (f & FATE_GAVE_UP)
+		end = CREM_FS_LOSSES_RDMA_INCOMPLETE;
+	else if (f & FATE_ASKED)
+		end = CREM_FS_LOSSES_RDMA_CODED_LATE;
+	else if (f & FATE_BLOCK)
+		end = CREM_FS_LOSSES_RDMA_HOLD_EXPIRED;
+	else if (f & FATE_UNPROTECTED)
+		end = CREM_FS_LOSSES_RDMA_UNPROTECTED;
+	else
+		end = CREM_FS_LOSSES_RDMA_NO_REPAIRS;
+	loss_count(crf, end);
+}
+
+/*
+ * The end of a loss @s kept (loss_final()) at @psn, if it kept one:
+ * restored (@end) or resent by the RDMA transport (0: by @s's state).
+ */
+static void loss_later(struct crem_crf *crf, struct crem_crf_slot *s,
+		       u32 psn, enum crem_flow_stat end)
+{
+	u32 j = crem_psn_offset(psn, s->start);
+
+	if (j >= s->k || !crem_set_has(&s->lost_later, j))
+		return;
+	crem_set_del(&s->lost_later, j);
+	if (end)
+		loss_count(crf, end);
+	else if (s->state == CREM_SLOT_FELL_BACK)
+		loss_count(crf, CREM_FS_LOSSES_RDMA_INCOMPLETE);
+	else if (s->rounds || s->fallback_sent)
+		loss_count(crf, CREM_FS_LOSSES_RDMA_CODED_LATE);
+	else
+		loss_count(crf, CREM_FS_LOSSES_RDMA_HOLD_EXPIRED);
+}
+
+/* @s ends, @limited if for want of a slot or memory: so do its losses. */
+static void losses_later_end(struct crem_crf *crf, struct crem_crf_slot *s,
+			     bool limited)
+{
+	unsigned int j;
+
+	crem_set_for_each(j, &s->lost_later)
+		loss_later(crf, s, crem_psn_add(s->start, j),
+			   limited ? CREM_FS_LOSSES_RDMA_LIMITS : 0);
+}
+
+/* @q is to describe @psn: the PSN it described before has its end now. */
+static struct crem_crf_pos *pos_claim(struct crem_crf *crf,
+				      struct crem_crf_pos *q, u32 psn)
+{
+	if (q->psn != psn)
+		loss_final(crf, q);
+	return q;
+}
+
+/* Mark the positions @set names of the block at @start, while missing. */
+static void fate_mark(struct crem_crf *crf, u32 start,
+		      const struct crem_fec_set *set, u8 bits)
+{
+	unsigned int j;
+
+	crem_set_for_each(j, set) {
+		u32 psn = crem_psn_add(start, j);
+		struct crem_crf_pos *q = pos_of(crf, psn);
+
+		if (q->psn == psn && q->state == CREM_POS_EMPTY)
+			q->fate |= bits;
+	}
+}
+
+/*
  * The window's symbols live in chunks of chunk_syms symbols, each taken
  * when a source first lands in it (see crf.h, Memory): a flow costs no
  * symbol memory before its traffic does.  NULL if @psn's chunk is not
@@ -154,6 +280,10 @@ static void window_shrink(struct crem_crf *crf, u64 t)
 /* What reserve() takes, with the symbols in the window. */
 static void release_traffic_state(struct crem_crf *crf)
 {
+	u32 i;
+
+	for (i = 0; crf->pos && i < crf->window; i++)
+		loss_final(crf, &crf->pos[i]);
 	if (crf->chunk) {
 		u32 c;
 
@@ -475,6 +605,15 @@ static int send_msg(struct crem_crf *crf, struct crem_msg *m)
 
 /* ---- the hold queue ------------------------------------------------ */
 
+/* @psn went on to the RDMA receiver: a restore before it comes late. */
+static void passed(struct crem_crf *crf, u32 psn)
+{
+	if (!crf->have_passed || crem_psn_after(psn, crf->passed_hi)) {
+		crf->passed_hi = psn;
+		crf->have_passed = true;
+	}
+}
+
 static void release_held(struct crem_crf *crf, unsigned int i)
 {
 	struct crem_crf_held h = crf->held[i];
@@ -488,6 +627,7 @@ static void release_held(struct crem_crf *crf, unsigned int i)
 		crf->stats.v[CREM_FS_HOLD_LATE]++;
 	if (p->psn == h.psn)
 		p->held = false;
+	passed(crf, h.psn);
 	crf->env->ops->release(crf->env->ctx, crf->owner, h.handle);
 }
 
@@ -628,6 +768,9 @@ static void uncount_absent(struct crem_crf *crf,
 }
 static void cover(struct crem_crf *crf, u32 psn, u32 span, u64 t);
 static u64 gap_wait(const struct crem_crf *crf);
+static bool repairs_may_fill(const struct crem_crf *crf);
+static struct crem_fec_set slot_missing(struct crem_crf *crf,
+					const struct crem_crf_slot *s);
 
 /*
  * Was position @p, for @psn, missed (a later PSN came) no longer than the
@@ -651,6 +794,7 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 	struct crem_ip_template t = crf->tmpl;
 	struct crem_crf_pos *p = pos_of(crf, psn);
 	struct crem_roce_pkt bth;
+	bool late;
 	size_t len;
 	int n;
 
@@ -669,8 +813,11 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 	crf->stats.v[CREM_FS_RESTORED]++;
 	crf->stats.v[CREM_FS_RESTORED_BYTES] += len;
 	crf->report.restored++;
-	if (crf->have_next && crem_psn_before(psn, crf->next_deliver))
+	/* A later PSN went on before it: the RDMA receiver saw the gap. */
+	late = crf->have_passed && crem_psn_before(psn, crf->passed_hi);
+	if (late)
 		crf->stats.v[CREM_FS_RESTORED_LATE]++;
+	passed(crf, psn);
 	/* The window notes it; the symbol itself stays in the block. */
 	if (p->psn == psn || !before_window(crf, psn)) {
 		u64 at = now(crf);
@@ -691,9 +838,18 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 			p->missing_ns = at;
 		if (p->original_due)
 			report_unsettled(crf, at);
-		p->psn = psn;
+		pos_claim(crf, p, psn)->psn = psn;
 		p->state = CREM_POS_RESTORED;
 		p->gap = 0;
+		p->fate |= FATE_MISSED |
+			   (late ? FATE_RESTORED_LATE : FATE_RESTORED);
+	} else {
+		struct crem_crf_slot *s = slot_of_psn(crf, psn);
+
+		if (s)
+			loss_later(crf, s, psn, late ?
+				   CREM_FS_LOSSES_RESTORED_LATE :
+				   CREM_FS_LOSSES_RESTORED);
 	}
 	if (crf->npins)
 		pin_store(crf, psn, sym + 2, len);
@@ -754,6 +910,7 @@ static void settle(struct crem_crf *crf, struct crem_crf_slot *s, u8 state)
 	s->decode_due = false;
 	if (state == CREM_SLOT_FELL_BACK)
 		crf->stats.v[CREM_FS_BLOCKS_FELL_BACK]++;
+	losses_later_end(crf, s, false);
 }
 
 /*
@@ -781,6 +938,10 @@ static struct crem_crf_slot *new_slot(struct crem_crf *crf)
 	if (!victim)
 		return NULL;
 	if (victim->state == CREM_SLOT_OPEN) {
+		struct crem_fec_set lost = slot_missing(crf, victim);
+
+		fate_mark(crf, victim->start, &lost, FATE_LIMITED);
+		losses_later_end(crf, victim, true);
 		crf->stats.v[CREM_FS_BLOCKS_DROPPED]++;
 		crf->stats.v[CREM_FS_BLOCKS_FELL_BACK]++;
 	}
@@ -826,6 +987,9 @@ static int ensure_block(struct crem_crf *crf, struct crem_crf_slot *s)
 	size = hdr + crem_crf_block_size(s->k, s->k, s->symbol_len);
 	mem = alloc(crf, size);
 	if (!mem) {
+		struct crem_fec_set lost = slot_missing(crf, s);
+
+		fate_mark(crf, s->start, &lost, FATE_LIMITED);
 		crf->stats.v[CREM_FS_MEMORY_REFUSED]++;
 		return -ENOMEM;
 	}
@@ -1080,6 +1244,7 @@ static void send_request(struct crem_crf *crf, struct crem_crf_slot *s,
 	if (fallback)
 		m.request.suggested_m = x;
 	crf->request_ns = now(crf);
+	fate_mark(crf, s->start, lost, FATE_ASKED);
 	if (send_msg(crf, &m))
 		return;
 	crf->stats.v[fallback ? CREM_FS_FALLBACK_REQUESTS_SENT :
@@ -1133,6 +1298,7 @@ static void slot_step(struct crem_crf *crf, struct crem_crf_slot *s, u64 t)
 		};
 
 		crem_env_event(crf->env, crf->owner, &ev);
+		fate_mark(crf, s->start, &missing, FATE_GAVE_UP);
 		settle(crf, s, CREM_SLOT_FELL_BACK);
 	}
 }
@@ -1168,15 +1334,25 @@ static struct crem_crf_slot *geometry(struct crem_crf *crf,
 		u32 psn = crem_psn_add(s->start, j);
 		struct crem_crf_pos *p = pos_of(crf, psn);
 
-		/* A pinned old block must not overwrite newer positions. */
-		if (crem_set_has(&s->present, j) || pos_known(crf, psn) ||
-		    before_window(crf, psn))
+		if (crem_set_has(&s->present, j)) {
+			if (p->psn == psn)
+				p->fate |= FATE_BLOCK;
 			continue;
-		/* Absent: neither coded nor expected; ordering passes it. */
+		}
+		/* A pinned old block must not overwrite newer positions. */
+		if (pos_known(crf, psn) || before_window(crf, psn))
+			continue;
+		/*
+		 * Absent: neither coded nor expected; ordering passes it.  A
+		 * source the CSF did not code is indistinguishable here from
+		 * a PSN that carried none: the sender counts it
+		 * (sources_unprotected).
+		 */
 		uncount_absent(crf, p, psn);
-		p->psn = psn;
+		pos_claim(crf, p, psn)->psn = psn;
 		p->state = CREM_POS_ABSENT;
 		p->held = false;
+		p->fate = 0;
 	}
 	advance(crf);
 	/* A packet beyond the block came already. */
@@ -1327,10 +1503,13 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 			continue;
 		if (q->held)
 			continue;
-		q->psn = p;
+		pos_claim(crf, q, p)->psn = p;
 		q->state = CREM_POS_EMPTY;
 		q->gap = 1;
 		q->missing_ns = t;
+		q->fate |= FATE_MISSED |
+			   (repairs_may_fill(crf) ? 0 : FATE_UNPROTECTED) |
+			   (slot_of_psn(crf, p) ? FATE_BLOCK : 0);
 		report_unsettled(crf, t);
 		if (t + gap_wait(crf) < crf->gap_due_ns) {
 			crf->gap_due_ns = t + gap_wait(crf);
@@ -1364,10 +1543,12 @@ static void cover(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 		struct crem_crf_pos *q = pos_of(crf, crem_psn_add(psn, j));
 
 		uncount_absent(crf, q, crem_psn_add(psn, j));
-		q->psn = crem_psn_add(psn, j);
+		pos_claim(crf, q, crem_psn_add(psn, j))->psn =
+			crem_psn_add(psn, j);
 		q->state = CREM_POS_ABSENT;
 		q->held = false;
 		q->gap = 0;
+		q->fate = 0;	/* carried no packet */
 	}
 	move_frontier(crf, psn, span, t);
 }
@@ -1452,6 +1633,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		if (p->state == CREM_POS_RESTORED && p->original_due &&
 		    t - p->missing_ns <= reorder) {
 			p->original_due = false;
+			p->fate = 0;
 			crf->report.received++;
 			crf->stats.v[CREM_FS_SOURCES_REORDERED]++;
 		}
@@ -1465,6 +1647,9 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	if (before_window(crf, psn)) {
 		crf->stats.v[CREM_FS_SOURCES_LATE]++;
 		pin_late(crf, psn);
+		s = crf->nopen ? slot_of_psn(crf, psn) : NULL;
+		if (s)
+			loss_later(crf, s, psn, 0);
 		return CREM_CRF_PASS;
 	}
 	crf->stats.v[CREM_FS_SOURCES]++;
@@ -1499,11 +1684,13 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 			if (crf->held[i].psn == p->psn)
 				release_held(crf, i);
 	}
-	p->psn = psn;
+	pos_claim(crf, p, psn)->psn = psn;
 	p->state = CREM_POS_RECEIVED;
 	p->held = false;
 	p->gap = 0;
 	p->late = late;
+	/* Late: the RDMA transport's resend of a lost one; else not lost. */
+	p->fate = late ? p->fate | FATE_MISSED | (s ? FATE_BLOCK : 0) : 0;
 	sym = symbol_for(crf, psn);
 	if (!sym || crem_symbol_from_packet(sym, crf->stride, udp_payload, len))
 		p->state = CREM_POS_EMPTY;	/* larger than T: not coded */
@@ -1532,6 +1719,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	in_order = !crem_psn_after(psn, crf->next_deliver);
 	if (in_order || !hold_time || !handle || !repairs_may_fill(crf) ||
 	    !hold(crf, psn, handle, t)) {
+		passed(crf, psn);
 		advance(crf);
 		return CREM_CRF_PASS;
 	}
@@ -2035,8 +2223,10 @@ void crem_crf_destroy(struct crem_crf *crf)
 	while (crf->nheld)
 		release_held(crf, 0);
 	if (crf->slots)
-		for (i = 0; i < crf->cfg.max_open_blocks; i++)
+		for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+			losses_later_end(crf, &crf->slots[i], false);
 			free_slot(crf, &crf->slots[i]);
+		}
 	if (crf->pins)
 		for (i = 0; i < crf->cfg.max_open_blocks; i++)
 			pin_free(crf, &crf->pins[i]);

@@ -74,6 +74,7 @@ struct crem_crf_pos {
 	 */
 	bool original_due:1;
 	u8 gap;			/* missing when a later PSN came: 1 + asks */
+	u8 fate;		/* for the loss breakdown: crf.c, FATE_* */
 	/* when it was first missed, or restored if nothing missed it */
 	u64 missing_ns;
 };
@@ -101,6 +102,8 @@ struct crem_crf_slot {
 	bool busy;			/* its block is out being decoded */
 	u64 deadline_ns;		/* next step, or CREM_NO_DEADLINE */
 	u64 created_ns;
+	/* lost, their window positions reused before their end (crf.c) */
+	struct crem_fec_set lost_later;
 };
 
 /* Sources kept for a gap asked about by PSN range (see crf.c). */
@@ -157,6 +160,8 @@ struct crem_crf {
 	bool have_frontier;
 	u32 next_deliver;		/* in-order point for the hold queue */
 	bool have_next;
+	u32 passed_hi;			/* the highest PSN gone on to RDMA */
+	bool have_passed;
 
 	struct crem_crf_slot *slots;	/* cfg.max_open_blocks */
 	struct crem_crf_pin *pins;	/* cfg.max_open_blocks */

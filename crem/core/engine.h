@@ -101,6 +101,20 @@ enum crem_flow_stat {
 	CREM_FS_RESTORED,
 	CREM_FS_RESTORED_LATE,
 	CREM_FS_RESTORED_BYTES,
+	/*
+	 * Every source lost on the link, by its end (engine.rst, "Every loss
+	 * accounted for"): losses is the sum of the others.  Counted when
+	 * its window position is reused or the flow ends.
+	 */
+	CREM_FS_LOSSES,
+	CREM_FS_LOSSES_RESTORED,	/* before a later PSN went on */
+	CREM_FS_LOSSES_RESTORED_LATE,
+	CREM_FS_LOSSES_RDMA_UNPROTECTED, /* no configuration with repairs */
+	CREM_FS_LOSSES_RDMA_NO_REPAIRS,	/* nothing of its block came */
+	CREM_FS_LOSSES_RDMA_HOLD_EXPIRED, /* its repairs came too late */
+	CREM_FS_LOSSES_RDMA_CODED_LATE,	/* asked for; RDMA's resend first */
+	CREM_FS_LOSSES_RDMA_INCOMPLETE,	/* its block ran out of rounds */
+	CREM_FS_LOSSES_RDMA_LIMITS,	/* its block lost its slot or memory */
 	CREM_FS_ICRC_FAILURES,
 	CREM_FS_BLOCKS_DECODED,
 	CREM_FS_BLOCKS_INCOMPLETE,

@@ -24,7 +24,21 @@ static struct crem_pair *new_pair(struct kunit *test,
 	return p;
 }
 
-/* Every engine allocation is returned once both sides are gone. */
+/* The ends of the CRF's losses; once it is gone, all of them. */
+static u64 loss_ends(const struct crem_crf *crf)
+{
+	u64 n = 0;
+	unsigned int i;
+
+	for (i = CREM_FS_LOSSES_RESTORED; i <= CREM_FS_LOSSES_RDMA_LIMITS; i++)
+		n += crf->stats.v[i];
+	return n;
+}
+
+/*
+ * Every engine allocation is returned once both sides are gone, and every
+ * loss the CRF saw has exactly one end.
+ */
 static void free_pair(struct kunit *test, struct crem_pair *p)
 {
 	if (p->csf_up)
@@ -32,6 +46,8 @@ static void free_pair(struct kunit *test, struct crem_pair *p)
 	if (p->crf_up)
 		crem_crf_destroy(&p->crf);
 	p->csf_up = p->crf_up = false;
+	KUNIT_EXPECT_EQ(test, loss_ends(&p->crf),
+			p->crf.stats.v[CREM_FS_LOSSES]);
 	KUNIT_EXPECT_EQ(test, p->mem_now, 0);
 	KUNIT_EXPECT_EQ(test, p->allocs, 0);
 	crem_pair_free(p);
@@ -1350,6 +1366,115 @@ static void slow_flow_gets_blocks_it_can_fill(struct kunit *test)
 	end_pair(test, p);
 }
 
+/* The CREM messages a loss-accounting run drops on the way to the CRF. */
+enum lose_msgs { LOSE_NONE, LOSE_REPAIRS, LOSE_CODED };
+
+struct loss_run {
+	struct drops d;
+	enum lose_msgs lose;
+};
+
+static bool lose_for_accounting(struct crem_pair *p, int dir,
+				const struct crem_msg *m)
+{
+	const struct loss_run *r = p->user;
+
+	if (dir != CREM_PAIR_FWD || m->type != CREM_MSG_REPAIR)
+		return false;
+	return r->lose == LOSE_REPAIRS ||
+	       (r->lose == LOSE_CODED && (m->flags & CREM_REPAIR_F_RETX));
+}
+
+/*
+ * 16 clean WRITEs, then 40 with @mask dropped on the data path and @lose
+ * dropped of the REPAIRs; k = 8 and H = 2 ms, @m repairs a block (0: no
+ * configuration protects the flow).  Once the CRF is gone, each source
+ * lost on the link has been counted once (free_pair() checks the ends
+ * add up).
+ */
+static struct crem_pair *loss_run(struct kunit *test, struct loss_run *r,
+				  u8 m)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	unsigned int i;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 8;
+	par.csf_cfg.m = m;
+	par.csf_cfg.hold_ns = 2 * MS;
+	par.crf_cfg = par.csf_cfg;
+	/* The RDMA transport resends what crem leaves to it. */
+	par.rdma_rto_ns = 50 * MS;
+	p = new_pair(test, &par);
+	for (i = 0; i < CREM_TRAFFIC_NR_KINDS; i++)
+		p->traffic.weight[i] = i == CREM_TRAFFIC_WRITE;
+	crem_pair_send(p, 16, 100 * US);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	r->d.base = p->next_psn;
+	p->user = r;
+	p->drop_data = drop_mask;
+	p->drop_msg = lose_for_accounting;
+	crem_pair_send(p, 40, 100 * US);
+	crem_pair_run(p, p->sim.now_ns + 1000 * MS);
+	KUNIT_EXPECT_EQ(test, p->delivered, p->sources);
+	crem_crf_destroy(&p->crf);
+	p->crf_up = false;
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES), p->first_lost);
+	return p;
+}
+
+/*
+ * Every loss accounted for: each source lost on the link ends restored in
+ * time, restored late, or left to the RDMA transport under the furthest
+ * step crem took for it.
+ */
+static void every_loss_has_one_end(struct kunit *test)
+{
+	struct loss_run r = { .d.mask = 0x3 };
+	struct crem_pair *p;
+
+	/* The fate rides in the window entry's padding. */
+	KUNIT_EXPECT_EQ(test, sizeof(struct crem_crf_pos), 16);
+	/* Two losses in a block of m = 2: restored while the rest waits. */
+	p = loss_run(test, &r, 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES), 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES_RESTORED), 2);
+	end_pair(test, p);
+
+	/* Three: a coded retransmission restores the third's block. */
+	r = (struct loss_run){ .d.mask = 0x7 };
+	p = loss_run(test, &r, 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES), 3);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES_RESTORED) +
+			crf_stat(p, CREM_FS_LOSSES_RESTORED_LATE), 3);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_CODED_RETX), 0);
+	end_pair(test, p);
+
+	/* Coded answers lost: the block asked, and RDMA resent first. */
+	r = (struct loss_run){ .d.mask = 0x7, .lose = LOSE_CODED };
+	p = loss_run(test, &r, 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES), 3);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES_RDMA_CODED_LATE) +
+			crf_stat(p, CREM_FS_LOSSES_RDMA_INCOMPLETE), 3);
+	end_pair(test, p);
+
+	/* No REPAIR of theirs came: the repairs were lost. */
+	r = (struct loss_run){ .d.mask = 0x3, .lose = LOSE_REPAIRS };
+	p = loss_run(test, &r, 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES), 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES_RDMA_NO_REPAIRS), 2);
+	end_pair(test, p);
+
+	/* No configuration sends repairs: unprotected. */
+	r = (struct loss_run){ .d.mask = 0x3, .lose = LOSE_REPAIRS };
+	p = loss_run(test, &r, 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES), 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES_RDMA_UNPROTECTED),
+			2);
+	end_pair(test, p);
+}
+
 /*
  * The end of a burst: three packets and then silence, the last of them
  * lost.  Nothing after it shows the CRF a gap, and the RDMA transport
@@ -2242,6 +2367,7 @@ static void property_short(struct kunit *test)
 {
 	struct crem_pair_params par;
 	struct crem_pair *p;
+	u64 restored;
 
 	crem_pair_params_default(&par);
 	par.csf_cfg.k = 32;
@@ -2260,6 +2386,24 @@ static void property_short(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->sources, 20000);
 	KUNIT_EXPECT_EQ(test, p->delivered, p->sources);
 	KUNIT_EXPECT_GT(test, p->restored, p->first_lost / 2);
+	crem_crf_destroy(&p->crf);
+	p->crf_up = false;
+	/*
+	 * Each loss has one end.  The CRF counts a source as lost when its
+	 * original came later than the allowance, so a few reordered ones
+	 * count; and restored packets include early restores of reordered
+	 * originals, and a few the window had given up before a range
+	 * request's answer came (engine.rst, "Every loss accounted for").
+	 */
+	KUNIT_EXPECT_GE(test, crf_stat(p, CREM_FS_LOSSES), p->first_lost);
+	KUNIT_EXPECT_LE(test, crf_stat(p, CREM_FS_LOSSES),
+			p->first_lost + p->first_lost / 20);
+	restored = crf_stat(p, CREM_FS_LOSSES_RESTORED) +
+		   crf_stat(p, CREM_FS_LOSSES_RESTORED_LATE);
+	KUNIT_EXPECT_LE(test, restored,
+			p->restored - crf_stat(p, CREM_FS_SOURCES_REORDERED));
+	KUNIT_EXPECT_GE(test, restored * 10, (p->restored -
+			crf_stat(p, CREM_FS_SOURCES_REORDERED)) * 9);
 	end_pair(test, p);
 }
 
@@ -2286,6 +2430,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(pace_is_the_mean_of_clumps),
 	KUNIT_CASE(derived_hold_restores_in_order),
 	KUNIT_CASE(slow_flow_gets_blocks_it_can_fill),
+	KUNIT_CASE(every_loss_has_one_end),
 	KUNIT_CASE(burst_end_restores_lost_last_packet),
 	KUNIT_CASE(repairs_go_when_the_timer_is_late),
 	KUNIT_CASE(alloc_failures),
