@@ -139,6 +139,39 @@ static int flow_attr_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
+static unsigned long long flow_stat(const struct flow *f, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nstats; i++)
+		if (!strcmp(f->stats[i].name, name))
+			return f->stats[i].value;
+	return 0;
+}
+
+/*
+ * A receiver's losses by their end (engine.rst, "Every loss accounted
+ * for"); a loss is counted once its end is known.
+ */
+static void print_losses(FILE *out, const struct flow *f)
+{
+	unsigned long long n = flow_stat(f, "losses");
+
+	if (!n)
+		return;
+	fprintf(out, "  losses %llu: restored %llu, restored late %llu; "
+		"left to RDMA: unprotected %llu, no repairs %llu, "
+		"hold expired %llu, coded late %llu, incomplete %llu, "
+		"limits %llu\n", n, flow_stat(f, "losses_restored"),
+		flow_stat(f, "losses_restored_late"),
+		flow_stat(f, "losses_rdma_unprotected"),
+		flow_stat(f, "losses_rdma_no_repairs"),
+		flow_stat(f, "losses_rdma_hold_expired"),
+		flow_stat(f, "losses_rdma_coded_late"),
+		flow_stat(f, "losses_rdma_incomplete"),
+		flow_stat(f, "losses_rdma_limits"));
+}
+
 static void print_flow(struct dump *d, const struct flow *f)
 {
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
@@ -161,6 +194,8 @@ static void print_flow(struct dump *d, const struct flow *f)
 				f->congestion ? "congestion" : "transmission loss",
 				f->breaker ? ", circuit breaker" : "");
 		fprintf(d->out, "; %llu bytes\n", (unsigned long long)f->mem);
+		if (f->role != 1)
+			print_losses(d->out, f);
 		for (i = 0; i < f->nstats; i++)
 			if (f->stats[i].value)
 				fprintf(d->out, "    %-26s %llu\n",
