@@ -116,12 +116,6 @@ static struct crem_crf_pos *pos_of(struct crem_crf *crf, u32 psn)
 	return &crf->pos[psn & (crf->window - 1)];
 }
 
-/*
- * Count the end of @q's source if it was lost: restored in time or late,
- * else left to the RDMA transport, under the furthest step crem took for
- * it.  A source missed and then come within the reordering allowance was
- * not lost (its fate was cleared then).
- */
 static struct crem_crf_slot *slot_of_psn(struct crem_crf *crf, u32 psn);
 
 static void loss_count(struct crem_crf *crf, enum crem_flow_stat end)
@@ -130,9 +124,34 @@ static void loss_count(struct crem_crf *crf, enum crem_flow_stat end)
 	crf->stats.v[end]++;
 }
 
+/* The open block that codes @psn's source, if any (per loss, not packet). */
+static struct crem_crf_slot *open_block_of(struct crem_crf *crf, u32 psn)
+{
+	struct crem_crf_slot *s;
+
+	if (!crf->nopen)
+		return NULL;
+	s = slot_of_psn(crf, psn);
+	if (!s || s->state != CREM_SLOT_OPEN ||
+	    !crem_set_has(&s->present, crem_psn_offset(psn, s->start)))
+		return NULL;
+	return s;
+}
+
+/*
+ * Count the end of @q's source if it was lost: restored in time or late,
+ * else left to the RDMA transport, under the furthest step crem took for
+ * it.  A source missed and then come within the reordering allowance was
+ * not lost (its fate was cleared then).  A miss is a loss only once
+ * something showed a source was there: a block that codes it, its
+ * restoration, or its late arrival (the RDMA transport's resend).  A PSN
+ * missed and never shown may have carried nothing: the responses of a
+ * lost READ request take PSNs the CRF cannot tell from sources.
+ */
 static void loss_final(struct crem_crf *crf, struct crem_crf_pos *q)
 {
-	struct crem_crf_slot *s = NULL;
+	bool came = q->state == CREM_POS_RECEIVED && q->late;
+	struct crem_crf_slot *s;
 	u8 f = q->fate;
 	enum crem_flow_stat end;
 
@@ -144,10 +163,16 @@ static void loss_final(struct crem_crf *crf, struct crem_crf_pos *q)
 	 * it after the window moved on (the window is shorter than a round
 	 * trip), so its block keeps it until its end (loss_later()).
 	 */
-	if (q->state == CREM_POS_EMPTY && crf->slots)
-		s = slot_of_psn(crf, q->psn);
-	if (s && s->state == CREM_SLOT_OPEN) {
-		crem_set_add(&s->lost_later, crem_psn_offset(q->psn, s->start));
+	if (q->state == CREM_POS_EMPTY) {
+		s = open_block_of(crf, q->psn);
+		if (s) {
+			crem_set_add(&s->lost_later,
+				     crem_psn_offset(q->psn, s->start));
+			return;
+		}
+	}
+	if (!came && !(f & (FATE_BLOCK | FATE_RESTORED | FATE_RESTORED_LATE))) {
+		crf->stats.v[CREM_FS_MISSES_UNCONFIRMED]++;
 		return;
 	}
 	if (f & FATE_RESTORED)
@@ -169,10 +194,17 @@ static void loss_final(struct crem_crf *crf, struct crem_crf_pos *q)
 	loss_count(crf, end);
 }
 
-/*
- * The end of a loss @s kept (loss_final()) at @psn, if it kept one:
- * restored (@end) or resent by the RDMA transport (0: by @s's state).
- */
+/* Left to the RDMA transport, a loss @s kept: why, by how far @s got. */
+static enum crem_flow_stat block_rdma_end(const struct crem_crf_slot *s)
+{
+	if (s->state == CREM_SLOT_FELL_BACK)
+		return CREM_FS_LOSSES_RDMA_INCOMPLETE;
+	if (s->rounds || s->fallback_sent)
+		return CREM_FS_LOSSES_RDMA_CODED_LATE;
+	return CREM_FS_LOSSES_RDMA_HOLD_EXPIRED;
+}
+
+/* The end @end of a loss @s kept (loss_final()) at @psn, if it kept one. */
 static void loss_later(struct crem_crf *crf, struct crem_crf_slot *s,
 		       u32 psn, enum crem_flow_stat end)
 {
@@ -181,34 +213,38 @@ static void loss_later(struct crem_crf *crf, struct crem_crf_slot *s,
 	if (j >= s->k || !crem_set_has(&s->lost_later, j))
 		return;
 	crem_set_del(&s->lost_later, j);
-	if (end)
-		loss_count(crf, end);
-	else if (s->state == CREM_SLOT_FELL_BACK)
-		loss_count(crf, CREM_FS_LOSSES_RDMA_INCOMPLETE);
-	else if (s->rounds || s->fallback_sent)
-		loss_count(crf, CREM_FS_LOSSES_RDMA_CODED_LATE);
-	else
-		loss_count(crf, CREM_FS_LOSSES_RDMA_HOLD_EXPIRED);
+	loss_count(crf, end);
 }
 
 /* @s ends, @limited if for want of a slot or memory: so do its losses. */
 static void losses_later_end(struct crem_crf *crf, struct crem_crf_slot *s,
 			     bool limited)
 {
+	enum crem_flow_stat end = limited ? CREM_FS_LOSSES_RDMA_LIMITS :
+					    block_rdma_end(s);
 	unsigned int j;
 
 	crem_set_for_each(j, &s->lost_later)
-		loss_later(crf, s, crem_psn_add(s->start, j),
-			   limited ? CREM_FS_LOSSES_RDMA_LIMITS : 0);
+		loss_later(crf, s, crem_psn_add(s->start, j), end);
 }
 
 /* @q is to describe @psn: the PSN it described before has its end now. */
-static struct crem_crf_pos *pos_claim(struct crem_crf *crf,
-				      struct crem_crf_pos *q, u32 psn)
+static void pos_claim(struct crem_crf *crf, struct crem_crf_pos *q, u32 psn)
 {
-	if (q->psn != psn)
+	if (q->psn != psn) {
 		loss_final(crf, q);
-	return q;
+		q->psn = psn;
+	}
+}
+
+/*
+ * Does @q describe a PSN newer than @psn?  Restorations and REPAIRs take
+ * positions ahead of the frontier, whose older PSN may still be in play.
+ */
+static bool pos_newer(const struct crem_crf_pos *q, u32 psn)
+{
+	return q->psn != psn && (q->state != CREM_POS_EMPTY || q->fate) &&
+	       crem_psn_before(psn, q->psn);
 }
 
 /* Mark the positions @set names of the block at @start, while missing. */
@@ -819,7 +855,8 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 		crf->stats.v[CREM_FS_RESTORED_LATE]++;
 	passed(crf, psn);
 	/* The window notes it; the symbol itself stays in the block. */
-	if (p->psn == psn || !before_window(crf, psn)) {
+	if (!pos_newer(p, psn) &&
+	    (p->psn == psn || !before_window(crf, psn))) {
 		u64 at = now(crf);
 		/* Nothing after it came yet: a REPAIR overtook it. */
 		bool unseen = !crf->have_frontier ||
@@ -838,7 +875,7 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 			p->missing_ns = at;
 		if (p->original_due)
 			report_unsettled(crf, at);
-		pos_claim(crf, p, psn)->psn = psn;
+		pos_claim(crf, p, psn);
 		p->state = CREM_POS_RESTORED;
 		p->gap = 0;
 		p->fate |= FATE_MISSED |
@@ -1340,19 +1377,18 @@ static struct crem_crf_slot *geometry(struct crem_crf *crf,
 			continue;
 		}
 		/* A pinned old block must not overwrite newer positions. */
-		if (pos_known(crf, psn) || before_window(crf, psn))
+		if (pos_known(crf, psn) || before_window(crf, psn) ||
+		    pos_newer(p, psn))
 			continue;
 		/*
 		 * Absent: neither coded nor expected; ordering passes it.  A
-		 * source the CSF did not code is indistinguishable here from
-		 * a PSN that carried none: the sender counts it
-		 * (sources_unprotected).
+		 * missed one keeps its fate: a source the CSF did not code
+		 * shows itself by its resend (crem_crf_source()).
 		 */
 		uncount_absent(crf, p, psn);
-		pos_claim(crf, p, psn)->psn = psn;
+		pos_claim(crf, p, psn);
 		p->state = CREM_POS_ABSENT;
 		p->held = false;
-		p->fate = 0;
 	}
 	advance(crf);
 	/* A packet beyond the block came already. */
@@ -1495,7 +1531,19 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 	/* A late or retransmitted packet: counted when it was missed. */
 	if (!crem_psn_after(end, crf->frontier))
 		return;
-	for (p = crf->frontier; crem_psn_before(p, psn); p = crem_psn_add(p, 1)) {
+	p = crf->frontier;
+	/*
+	 * Only the last W PSNs of a jump get a position: older ones would
+	 * take one only to give it up in the same pass.  They are counted,
+	 * not visited, so that one packet costs at most W steps.
+	 */
+	if (crem_psn_diff(psn, p) > (s32)crf->window) {
+		u32 skip = crem_psn_diff(psn, p) - crf->window;
+
+		crf->report.expected += skip;
+		p = crem_psn_add(p, skip);
+	}
+	for (; crem_psn_before(p, psn); p = crem_psn_add(p, 1)) {
 		struct crem_crf_pos *q = pos_of(crf, p);
 
 		crf->report.expected++;
@@ -1503,13 +1551,13 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 			continue;
 		if (q->held)
 			continue;
-		pos_claim(crf, q, p)->psn = p;
+		pos_claim(crf, q, p);
 		q->state = CREM_POS_EMPTY;
 		q->gap = 1;
 		q->missing_ns = t;
 		q->fate |= FATE_MISSED |
 			   (repairs_may_fill(crf) ? 0 : FATE_UNPROTECTED) |
-			   (slot_of_psn(crf, p) ? FATE_BLOCK : 0);
+			   (open_block_of(crf, p) ? FATE_BLOCK : 0);
 		report_unsettled(crf, t);
 		if (t + gap_wait(crf) < crf->gap_due_ns) {
 			crf->gap_due_ns = t + gap_wait(crf);
@@ -1543,8 +1591,7 @@ static void cover(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 		struct crem_crf_pos *q = pos_of(crf, crem_psn_add(psn, j));
 
 		uncount_absent(crf, q, crem_psn_add(psn, j));
-		pos_claim(crf, q, crem_psn_add(psn, j))->psn =
-			crem_psn_add(psn, j);
+		pos_claim(crf, q, crem_psn_add(psn, j));
 		q->state = CREM_POS_ABSENT;
 		q->held = false;
 		q->gap = 0;
@@ -1581,7 +1628,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	u32 psn = pkt->psn;
 	struct crem_crf_pos *p;
 	struct crem_crf_slot *s;
-	bool in_order, late;
+	bool in_order, late, uncoded;
 	u8 *sym;
 	u32 span;
 
@@ -1649,7 +1696,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		pin_late(crf, psn);
 		s = crf->nopen ? slot_of_psn(crf, psn) : NULL;
 		if (s)
-			loss_later(crf, s, psn, 0);
+			loss_later(crf, s, psn, block_rdma_end(s));
 		return CREM_CRF_PASS;
 	}
 	crf->stats.v[CREM_FS_SOURCES]++;
@@ -1684,13 +1731,21 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 			if (crf->held[i].psn == p->psn)
 				release_held(crf, i);
 	}
-	pos_claim(crf, p, psn)->psn = psn;
+	/* Missed, then shown absent: a source the CSF did not code. */
+	uncoded = p->psn == psn && p->state == CREM_POS_ABSENT;
+	pos_claim(crf, p, psn);
 	p->state = CREM_POS_RECEIVED;
 	p->held = false;
 	p->gap = 0;
 	p->late = late;
 	/* Late: the RDMA transport's resend of a lost one; else not lost. */
-	p->fate = late ? p->fate | FATE_MISSED | (s ? FATE_BLOCK : 0) : 0;
+	if (!late)
+		p->fate = 0;
+	else if (uncoded || (s && !crem_set_has(&s->present,
+						 crem_psn_offset(psn, s->start))))
+		p->fate |= FATE_MISSED | FATE_UNPROTECTED;
+	else
+		p->fate |= FATE_MISSED | (s ? FATE_BLOCK : 0);
 	sym = symbol_for(crf, psn);
 	if (!sym || crem_symbol_from_packet(sym, crf->stride, udp_payload, len))
 		p->state = CREM_POS_EMPTY;	/* larger than T: not coded */

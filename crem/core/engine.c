@@ -137,6 +137,7 @@ static const char *const crem_flow_stat_names[] = {
 	[CREM_FS_LOSSES_RDMA_CODED_LATE] = "losses_rdma_coded_late",
 	[CREM_FS_LOSSES_RDMA_INCOMPLETE] = "losses_rdma_incomplete",
 	[CREM_FS_LOSSES_RDMA_LIMITS] = "losses_rdma_limits",
+	[CREM_FS_MISSES_UNCONFIRMED] = "misses_unconfirmed",
 	[CREM_FS_ICRC_FAILURES] = "icrc_failures",
 	[CREM_FS_BLOCKS_DECODED] = "blocks_decoded",
 	[CREM_FS_BLOCKS_INCOMPLETE] = "blocks_incomplete",

@@ -115,6 +115,8 @@ enum crem_flow_stat {
 	CREM_FS_LOSSES_RDMA_CODED_LATE,	/* asked for; RDMA's resend first */
 	CREM_FS_LOSSES_RDMA_INCOMPLETE,	/* its block ran out of rounds */
 	CREM_FS_LOSSES_RDMA_LIMITS,	/* its block lost its slot or memory */
+	/* missed, never shown to be a source: no loss, or one not seen */
+	CREM_FS_MISSES_UNCONFIRMED,
 	CREM_FS_ICRC_FAILURES,
 	CREM_FS_BLOCKS_DECODED,
 	CREM_FS_BLOCKS_INCOMPLETE,
