@@ -196,8 +196,11 @@ static void print_flow(struct dump *d, const struct flow *f)
 		fprintf(d->out, "; %llu bytes\n", (unsigned long long)f->mem);
 		if (f->role != 1)
 			print_losses(d->out, f);
+		/* A receiver's losses are on their own line above. */
 		for (i = 0; i < f->nstats; i++)
-			if (f->stats[i].value)
+			if (f->stats[i].value &&
+			    (f->role == 1 ||
+			     strncmp(f->stats[i].name, "losses", 6)))
 				fprintf(d->out, "    %-26s %llu\n",
 					f->stats[i].name,
 					(unsigned long long)f->stats[i].value);
