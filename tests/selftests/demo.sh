@@ -40,6 +40,8 @@ printf '  %-28s %-6s %s MB/s\n' "10 ms RTT, 1 % loss" "on" "$crem"
 awk -v c="$clean" -v l="$lossy" -v r="$crem" 'BEGIN {
 	if (c > 0) printf "  1 %% loss keeps %.0f %% of the lossless goodput without crem, %.0f %% with it\n", 100 * l / c, 100 * r / c
 	if (l > 0) printf "  crem on / off at 1 %% loss: %.2fx\n", r / l }'
+echo "  host A's losses on the link, by their end (engine.rst, \"Every loss accounted for\"):"
+tr -d '\r' < "$out/a.console" | sed -n 's/^# breakdown /    /p'
 echo
 echo "  crem's counters, host B (sender):"
 counters b

@@ -5,7 +5,8 @@
 # a 10 ms round trip: without loss, with 1 % loss on the data direction,
 # and with that loss and crem protecting the flow (host mode, both hosts).
 # Host B prints the goodputs as "# goodput RUN MB/s"; both hosts print
-# crem's counters as "# counter NAME VALUE".
+# crem's counters as "# counter NAME VALUE", and host A its losses on the
+# link by their end as "# breakdown ...".
 #
 #   host A 192.0.2.1 --- netem delay 5ms ---------> host B
 #   host A <------------ netem delay 5ms [loss 1%] --- host B (writes)
@@ -33,7 +34,9 @@ ktap_check "crem on: host mode, port 7700" crem_start "$CREM_PEER_IP/32"
 lab_sync crem-ready
 ktap_transfer "ib_write_bw, 10 ms RTT, 1 % loss, crem on" "crem" \
 	ib_write_bw /tmp/bw_crem -s "$size" -n "$iters"
-"$CREMCTL" -j stats | jq -r 'to_entries[] | select(.value > 0) | "# counter \(.key) \(.value)"'
+stats=$("$CREMCTL" -j stats)
+echo "$stats" | jq -r 'to_entries[] | select(.value > 0) | "# counter \(.key) \(.value)"'
+[ "$CREM_ROLE" = a ] && crem_losses "$stats" | sed 's/^/# breakdown /'
 "$CREMCTL" flows | sed 's/^/# flows: /'
 lab_sync crem-done
 rmmod crem
