@@ -1533,14 +1533,20 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 		return;
 	p = crf->frontier;
 	/*
-	 * Only the last W PSNs of a jump get a position: older ones would
-	 * take one only to give it up in the same pass.  They are counted,
-	 * not visited, so that one packet costs at most W steps.
+	 * Only the PSNs of the jump whose positions the packet and its span
+	 * (cover()) do not hold get one: fewer than W before the span's
+	 * end.  Older ones would take a position only to give it up in the
+	 * same pass, or take the packet's own.  They are counted, as missed
+	 * and unconfirmed (nothing will show them now), not visited: one
+	 * packet costs at most W steps.
 	 */
-	if (crem_psn_diff(psn, p) > (s32)crf->window) {
-		u32 skip = crem_psn_diff(psn, p) - crf->window;
+	if (crem_psn_diff(end, p) > (s32)crf->window - 1) {
+		u32 skip = crem_psn_diff(end, p) - (crf->window - 1);
 
+		if (skip > (u32)crem_psn_diff(psn, p))
+			skip = crem_psn_diff(psn, p);
 		crf->report.expected += skip;
+		crf->stats.v[CREM_FS_MISSES_UNCONFIRMED] += skip;
 		p = crem_psn_add(p, skip);
 	}
 	for (; crem_psn_before(p, psn); p = crem_psn_add(p, 1)) {
@@ -1587,9 +1593,16 @@ static void cover(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 
 	if (before_window(crf, psn))
 		return;
-	for (j = 1; j < span; j++) {
+	/*
+	 * The first W - 1 of the span: the rest would take the same
+	 * positions again (and the W-th the packet's own).  A position a
+	 * newer PSN took ahead of the frontier stays that PSN's.
+	 */
+	for (j = 1; j < span && j < crf->window; j++) {
 		struct crem_crf_pos *q = pos_of(crf, crem_psn_add(psn, j));
 
+		if (pos_newer(q, crem_psn_add(psn, j)))
+			continue;
 		uncount_absent(crf, q, crem_psn_add(psn, j));
 		pos_claim(crf, q, crem_psn_add(psn, j));
 		q->state = CREM_POS_ABSENT;
@@ -1628,7 +1641,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	u32 psn = pkt->psn;
 	struct crem_crf_pos *p;
 	struct crem_crf_slot *s;
-	bool in_order, late, uncoded;
+	bool in_order, late, uncoded, retry;
 	u8 *sym;
 	u32 span;
 
@@ -1691,7 +1704,13 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	 * long after): its window position belongs to a newer PSN now.  It
 	 * only matters to a block still waiting for it.
 	 */
-	if (before_window(crf, psn)) {
+	/*
+	 * ... or older than its position's PSN, which a burst longer than
+	 * the window let a newer PSN take (move_frontier()).
+	 */
+	if (before_window(crf, psn) ||
+	    (crf->have_frontier && crem_psn_before(psn, crf->frontier) &&
+	     pos_newer(p, psn))) {
 		crf->stats.v[CREM_FS_SOURCES_LATE]++;
 		pin_late(crf, psn);
 		s = crf->nopen ? slot_of_psn(crf, psn) : NULL;
@@ -1731,19 +1750,27 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 			if (crf->held[i].psn == p->psn)
 				release_held(crf, i);
 	}
-	/* Missed, then shown absent: a source the CSF did not code. */
-	uncoded = p->psn == psn && p->state == CREM_POS_ABSENT;
+	/*
+	 * Missed, then shown absent: a source the CSF did not code.  Absent
+	 * and never missed: a PSN of an earlier READ request's span, which a
+	 * retried READ starts at when a response was lost; no loss here.
+	 */
+	uncoded = p->psn == psn && p->state == CREM_POS_ABSENT &&
+		  (p->fate & FATE_MISSED);
+	retry = p->psn == psn && p->state == CREM_POS_ABSENT && !uncoded;
 	pos_claim(crf, p, psn);
 	p->state = CREM_POS_RECEIVED;
 	p->held = false;
 	p->gap = 0;
 	p->late = late;
 	/* Late: the RDMA transport's resend of a lost one; else not lost. */
-	if (!late)
+	if (!late || retry)
 		p->fate = 0;
-	else if (uncoded || (s && !crem_set_has(&s->present,
-						 crem_psn_offset(psn, s->start))))
+	else if (uncoded)
 		p->fate |= FATE_MISSED | FATE_UNPROTECTED;
+	else if (s && !crem_set_has(&s->present,
+				    crem_psn_offset(psn, s->start)))
+		p->fate = 0;	/* its block did not code it: nothing shown */
 	else
 		p->fate |= FATE_MISSED | (s ? FATE_BLOCK : 0);
 	sym = symbol_for(crf, psn);

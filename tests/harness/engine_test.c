@@ -1369,12 +1369,22 @@ static void slow_flow_gets_blocks_it_can_fill(struct kunit *test)
 /* The CREM messages a loss-accounting run drops on the way to the CRF. */
 enum lose_msgs { LOSE_NONE, LOSE_REPAIRS, LOSE_CODED };
 
+/* A burst: the data path drops PSN offsets 8 to 8 + user's count, once. */
+static bool drop_burst(struct crem_pair *p, u32 psn, unsigned int sends)
+{
+	const struct drops *d = p->user;
+	u32 off = crem_psn_offset(psn, d->base);
+
+	return !sends && off >= 8 && off < 8 + d->mask;
+}
+
 struct loss_run {
 	struct drops d;
 	enum lose_msgs lose;
 	enum crem_traffic_kind kind;	/* 0: WRITE */
 	u32 window;			/* 0: the default W */
 	unsigned int count;		/* 0: 40 */
+	bool burst;			/* d.mask is a burst's length */
 };
 
 static bool lose_for_accounting(struct crem_pair *p, int dir,
@@ -1406,8 +1416,11 @@ static struct crem_pair *loss_run_unchecked(struct kunit *test,
 	par.csf_cfg.k = 8;
 	par.csf_cfg.m = m;
 	par.csf_cfg.hold_ns = 2 * MS;
-	if (r->window)
+	if (r->window) {
+		/* W is at least four blocks of the largest k. */
 		par.csf_cfg.window = r->window;
+		par.csf_cfg.limits.max_k = r->window / 4;
+	}
 	par.crf_cfg = par.csf_cfg;
 	/* The RDMA transport resends what crem leaves to it. */
 	par.rdma_rto_ns = 50 * MS;
@@ -1421,6 +1434,8 @@ static struct crem_pair *loss_run_unchecked(struct kunit *test,
 	p->user = r;
 	p->drop_data = drop_mask;
 	p->drop_msg = lose_for_accounting;
+	if (r->burst)
+		p->drop_data = drop_burst;
 	crem_pair_send(p, r->count ? r->count : 40, 100 * US);
 	crem_pair_run(p, p->sim.now_ns + 2000 * MS);
 	KUNIT_EXPECT_EQ(test, p->delivered, p->sources);
@@ -1511,6 +1526,20 @@ static void every_loss_has_one_end(struct kunit *test)
 			       .count = 100 };
 	p = loss_run_unchecked(test, &r, 2);
 	KUNIT_EXPECT_GT(test, p->first_lost, 1);
+	KUNIT_EXPECT_LE(test, crf_stat(p, CREM_FS_LOSSES), p->first_lost);
+	KUNIT_EXPECT_GE(test, crf_stat(p, CREM_FS_LOSSES) +
+			crf_stat(p, CREM_FS_MISSES_UNCONFIRMED), p->first_lost);
+	end_pair(test, p);
+
+	/*
+	 * A burst of 80 against a window of 64: the frontier jumps past a
+	 * window's worth; what it skips is unconfirmed, nothing counts
+	 * twice, and the packet after the burst keeps its own position.
+	 */
+	r = (struct loss_run){ .d.mask = 80, .burst = true, .window = 64,
+			       .count = 200 };
+	p = loss_run_unchecked(test, &r, 2);
+	KUNIT_EXPECT_EQ(test, p->first_lost, 80);
 	KUNIT_EXPECT_LE(test, crf_stat(p, CREM_FS_LOSSES), p->first_lost);
 	KUNIT_EXPECT_GE(test, crf_stat(p, CREM_FS_LOSSES) +
 			crf_stat(p, CREM_FS_MISSES_UNCONFIRMED), p->first_lost);
