@@ -12,8 +12,8 @@
  * figures with a margin (bounds[] below): the share restored, the repair
  * overhead and what is left to the RDMA transport; and the CRF's count
  * of losses on the link (engine.rst, "Every loss accounted for") must be
- * the path's, within the few reordered packets it counts as lost, each
- * with one end.
+ * the path's: no fewer with the misses it could not confirm, no more but
+ * the few reordered packets it counts as lost.
  *
  * Prints one table row per run and exits non-zero if any run breaks an
  * invariant or a bound.
@@ -34,22 +34,24 @@
  * Per loss rate, for both loss models: the table's figures at seed 1
  * (restored 99.8-100 %, overhead 4.6-43.8 %, left to RDMA at most
  * 0.011 %), widened so that a change that costs real goodput fails and
- * noise of a different seed does not.
+ * noise of a different seed does not.  A row may also leave RESTORE_SLACK
+ * losses unrestored beyond restored_min: at 1e-4 a row has under 150.
  */
+#define RESTORE_SLACK 2
 static const struct bound {
 	double rate;
 	double restored_min;	/* % of the lost */
 	double overhead_max;	/* % of the source bytes */
 	double left_max;	/* % of the sources */
 } bounds[] = {
-	{ 1e-4, 99.0, 8.0, 0.01 },
-	{ 1e-3, 99.0, 13.0, 0.01 },
-	{ 1e-2, 99.0, 26.0, 0.02 },
-	{ 5e-2, 98.5, 52.0, 0.1 },
+	{ 1e-4, 99.0, 7.0, 0.005 },
+	{ 1e-3, 99.0, 12.0, 0.005 },
+	{ 1e-2, 99.0, 24.0, 0.01 },
+	{ 5e-2, 98.5, 50.0, 0.05 },
 };
 
 struct result {
-	u64 crf_losses, crf_ends, crf_unconfirmed, first_lost;
+	u64 crf_losses, crf_unconfirmed, first_lost;
 	u64 sources, lost, restored, unrequested, left, bad, twice;
 	u64 undelivered, repair_bytes, source_bytes, coded, fallbacks;
 	u64 coded_in_packet_call;
@@ -122,8 +124,6 @@ static int run(double p, bool bursty, u64 packets, u64 seed,
 	res->first_lost = pr->first_lost;
 	res->crf_losses = pr->crf.stats.v[CREM_FS_LOSSES];
 	res->crf_unconfirmed = pr->crf.stats.v[CREM_FS_MISSES_UNCONFIRMED];
-	for (i = CREM_FS_LOSSES_RESTORED; i <= CREM_FS_LOSSES_RDMA_LIMITS; i++)
-		res->crf_ends += pr->crf.stats.v[i];
 	crem_pair_free(pr);
 	free(pr);
 	return 0;
@@ -139,19 +139,22 @@ static const struct bound *bound_of(double rate)
 	return &bounds[i];
 }
 
-static bool within(const struct bound *b, const struct result *s)
+/* Out-of-bounds details go to stderr: property.sh sorts stdout's rows. */
+static bool within(const struct bound *b, const struct result *s,
+		   const char *row)
 {
 	double restored = s->lost ? 100.0 * s->restored / s->lost : 100.0;
 	double overhead = 100.0 * s->repair_bytes / s->source_bytes;
 	double left = 100.0 * s->left / s->sources;
 	bool ok = true;
 
-	if (restored < b->restored_min || overhead > b->overhead_max ||
-	    left > b->left_max) {
-		printf("#   restored %.2f %% (at least %.1f), overhead %.2f %% "
-		       "(at most %.1f), left to RDMA %.3f %% (at most %.2f)\n",
-		       restored, b->restored_min, overhead, b->overhead_max,
-		       left, b->left_max);
+	if ((restored < b->restored_min &&
+	     s->lost - s->restored > RESTORE_SLACK) ||
+	    overhead > b->overhead_max || left > b->left_max) {
+		fprintf(stderr, "# %s: restored %.2f %% (at least %.1f), "
+			"overhead %.2f %% (at most %.1f), left to RDMA %.3f %% "
+			"(at most %.3f)\n", row, restored, b->restored_min,
+			overhead, b->overhead_max, left, b->left_max);
 		ok = false;
 	}
 	/*
@@ -159,15 +162,13 @@ static bool within(const struct bound *b, const struct result *s)
 	 * the window gave up before anything showed it is a miss the CRF
 	 * could not confirm.
 	 */
-	if (s->crf_ends != s->crf_losses ||
-	    s->crf_losses + s->crf_unconfirmed < s->first_lost ||
+	if (s->crf_losses + s->crf_unconfirmed < s->first_lost ||
 	    s->crf_losses > s->first_lost + s->first_lost / 20) {
-		printf("#   CRF losses %llu with %llu ends and %llu misses "
-		       "unconfirmed, the path lost %llu\n",
-		       (unsigned long long)s->crf_losses,
-		       (unsigned long long)s->crf_ends,
-		       (unsigned long long)s->crf_unconfirmed,
-		       (unsigned long long)s->first_lost);
+		fprintf(stderr, "# %s: CRF losses %llu and %llu misses "
+			"unconfirmed, the path lost %llu\n", row,
+			(unsigned long long)s->crf_losses,
+			(unsigned long long)s->crf_unconfirmed,
+			(unsigned long long)s->first_lost);
 		ok = false;
 	}
 	return ok;
@@ -229,6 +230,7 @@ int main(int argc, char **argv)
 				continue;
 			struct result s = { 0 };
 			bool ok, in_bounds;
+			char row[32];
 
 			if (run(rates[r], b, packets, seed + 10 * r + b, &s)) {
 				printf("| %g | %s | setup failed |\n", rates[r],
@@ -239,7 +241,9 @@ int main(int argc, char **argv)
 			ok = !s.bad && !s.twice && !s.undelivered &&
 			     !s.coded_in_packet_call && s.open_count_ok &&
 			     s.sources == packets;
-			in_bounds = within(bound_of(rates[r]), &s);
+			snprintf(row, sizeof(row), "%g %s", rates[r],
+				 b ? "bursty" : "iid");
+			in_bounds = within(bound_of(rates[r]), &s, row);
 			failed += !ok || !in_bounds;
 			printf("| %g | %s | %llu | %llu | %.2f | %.2f | %.2f | "
 			       "%.2f | %.2f | %.3f | %u | %s |\n",
