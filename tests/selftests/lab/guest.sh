@@ -235,7 +235,8 @@ crem_counter() {
 # crem_protect PREFIX [peer ADDR] [-- WRAPPER...]: crem's defaults, as a
 # user runs them (`set port` and `protect add`, nothing else: k, H and the
 # allowance per flow, engine.rst), on port 7700, protecting PREFIX;
-# WRAPPER runs cremctl elsewhere (ip netns exec gw).
+# WRAPPER runs cremctl elsewhere (ip netns exec gw).  CREM_LAB_SETTINGS,
+# if set, adds settings to `set` (crem_gateway's, testing.rst says why).
 CREM_LAB_PORT=7700
 crem_protect() {
 	local prefix=$1 wrap=
@@ -246,7 +247,7 @@ crem_protect() {
 		shift 2
 	fi
 	[ "$1" = -- ] && shift && wrap="$*"
-	$wrap "$CREMCTL" set port "$CREM_LAB_PORT" &&
+	$wrap "$CREMCTL" set port "$CREM_LAB_PORT" ${CREM_LAB_SETTINGS:-} &&
 		$wrap "$CREMCTL" protect add "$prefix" $peer
 }
 
