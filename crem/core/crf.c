@@ -139,6 +139,39 @@ static struct crem_crf_slot *open_block_of(struct crem_crf *crf, u32 psn)
 }
 
 /*
+ * The end of a loss whose fate is @f: restored, else the furthest step
+ * crem took for it, in this order.
+ */
+static enum crem_flow_stat fate_end(u8 f)
+{
+	if (f & FATE_RESTORED)
+		return CREM_FS_LOSSES_RESTORED;
+	if (f & FATE_RESTORED_LATE)
+		return CREM_FS_LOSSES_RESTORED_LATE;
+	if (f & FATE_LIMITED)
+		return CREM_FS_LOSSES_RDMA_LIMITS;
+	if (f & FATE_GAVE_UP)
+		return CREM_FS_LOSSES_RDMA_INCOMPLETE;
+	if (f & FATE_ASKED)
+		return CREM_FS_LOSSES_RDMA_CODED_LATE;
+	if (f & FATE_BLOCK)
+		return CREM_FS_LOSSES_RDMA_HOLD_EXPIRED;
+	if (f & FATE_UNPROTECTED)
+		return CREM_FS_LOSSES_RDMA_UNPROTECTED;
+	return CREM_FS_LOSSES_RDMA_NO_REPAIRS;
+}
+
+/* The fate of a loss block @s kept past the window: how far @s got. */
+static u8 block_fate(const struct crem_crf_slot *s)
+{
+	if (s->state == CREM_SLOT_FELL_BACK)
+		return FATE_GAVE_UP;
+	if (s->rounds || s->fallback_sent)
+		return FATE_ASKED;
+	return FATE_BLOCK;
+}
+
+/*
  * Count the end of @q's source if it was lost: restored in time or late,
  * else left to the RDMA transport, under the furthest step crem took for
  * it.  A source missed and then come within the reordering allowance was
@@ -153,7 +186,6 @@ static void loss_final(struct crem_crf *crf, struct crem_crf_pos *q)
 	bool came = q->state == CREM_POS_RECEIVED && q->late;
 	struct crem_crf_slot *s;
 	u8 f = q->fate;
-	enum crem_flow_stat end;
 
 	q->fate = 0;
 	if (!(f & FATE_MISSED))
@@ -175,33 +207,7 @@ static void loss_final(struct crem_crf *crf, struct crem_crf_pos *q)
 		crf->stats.v[CREM_FS_MISSES_UNCONFIRMED]++;
 		return;
 	}
-	if (f & FATE_RESTORED)
-		end = CREM_FS_LOSSES_RESTORED;
-	else if (f & FATE_RESTORED_LATE)
-		end = CREM_FS_LOSSES_RESTORED_LATE;
-	else if (f & FATE_LIMITED)
-		end = CREM_FS_LOSSES_RDMA_LIMITS;
-	else if (f & FATE_GAVE_UP)
-		end = CREM_FS_LOSSES_RDMA_INCOMPLETE;
-	else if (f & FATE_ASKED)
-		end = CREM_FS_LOSSES_RDMA_CODED_LATE;
-	else if (f & FATE_BLOCK)
-		end = CREM_FS_LOSSES_RDMA_HOLD_EXPIRED;
-	else if (f & FATE_UNPROTECTED)
-		end = CREM_FS_LOSSES_RDMA_UNPROTECTED;
-	else
-		end = CREM_FS_LOSSES_RDMA_NO_REPAIRS;
-	loss_count(crf, end);
-}
-
-/* Left to the RDMA transport, a loss @s kept: why, by how far @s got. */
-static enum crem_flow_stat block_rdma_end(const struct crem_crf_slot *s)
-{
-	if (s->state == CREM_SLOT_FELL_BACK)
-		return CREM_FS_LOSSES_RDMA_INCOMPLETE;
-	if (s->rounds || s->fallback_sent)
-		return CREM_FS_LOSSES_RDMA_CODED_LATE;
-	return CREM_FS_LOSSES_RDMA_HOLD_EXPIRED;
+	loss_count(crf, fate_end(f));
 }
 
 /* The end @end of a loss @s kept (loss_final()) at @psn, if it kept one. */
@@ -220,8 +226,8 @@ static void loss_later(struct crem_crf *crf, struct crem_crf_slot *s,
 static void losses_later_end(struct crem_crf *crf, struct crem_crf_slot *s,
 			     bool limited)
 {
-	enum crem_flow_stat end = limited ? CREM_FS_LOSSES_RDMA_LIMITS :
-					    block_rdma_end(s);
+	enum crem_flow_stat end = fate_end(block_fate(s) |
+					   (limited ? FATE_LIMITED : 0));
 	unsigned int j;
 
 	crem_set_for_each(j, &s->lost_later)
@@ -807,6 +813,8 @@ static u64 gap_wait(const struct crem_crf *crf);
 static bool repairs_may_fill(const struct crem_crf *crf);
 static struct crem_fec_set slot_missing(struct crem_crf *crf,
 					const struct crem_crf_slot *s);
+static void fate_mark_limited(struct crem_crf *crf,
+			      const struct crem_crf_slot *s);
 
 /*
  * Was position @p, for @psn, missed (a later PSN came) no longer than the
@@ -975,9 +983,7 @@ static struct crem_crf_slot *new_slot(struct crem_crf *crf)
 	if (!victim)
 		return NULL;
 	if (victim->state == CREM_SLOT_OPEN) {
-		struct crem_fec_set lost = slot_missing(crf, victim);
-
-		fate_mark(crf, victim->start, &lost, FATE_LIMITED);
+		fate_mark_limited(crf, victim);
 		losses_later_end(crf, victim, true);
 		crf->stats.v[CREM_FS_BLOCKS_DROPPED]++;
 		crf->stats.v[CREM_FS_BLOCKS_FELL_BACK]++;
@@ -1011,6 +1017,15 @@ static struct crem_fec_set slot_missing(struct crem_crf *crf,
 	return missing;
 }
 
+/* @s lost its slot or its decoding buffer: so did what it misses. */
+static void fate_mark_limited(struct crem_crf *crf,
+			      const struct crem_crf_slot *s)
+{
+	struct crem_fec_set lost = slot_missing(crf, s);
+
+	fate_mark(crf, s->start, &lost, FATE_LIMITED);
+}
+
 /* Give the block a decoding buffer holding every source it has. */
 static int ensure_block(struct crem_crf *crf, struct crem_crf_slot *s)
 {
@@ -1024,9 +1039,7 @@ static int ensure_block(struct crem_crf *crf, struct crem_crf_slot *s)
 	size = hdr + crem_crf_block_size(s->k, s->k, s->symbol_len);
 	mem = alloc(crf, size);
 	if (!mem) {
-		struct crem_fec_set lost = slot_missing(crf, s);
-
-		fate_mark(crf, s->start, &lost, FATE_LIMITED);
+		fate_mark_limited(crf, s);
 		crf->stats.v[CREM_FS_MEMORY_REFUSED]++;
 		return -ENOMEM;
 	}
@@ -1521,6 +1534,7 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 {
 	u32 end = crem_psn_add(psn, span), p;
 	unsigned int i;
+	u8 unprotected;
 
 	if (!crf->have_frontier) {
 		crf->frontier = end;
@@ -1549,6 +1563,7 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 		crf->stats.v[CREM_FS_MISSES_UNCONFIRMED] += skip;
 		p = crem_psn_add(p, skip);
 	}
+	unprotected = repairs_may_fill(crf) ? 0 : FATE_UNPROTECTED;
 	for (; crem_psn_before(p, psn); p = crem_psn_add(p, 1)) {
 		struct crem_crf_pos *q = pos_of(crf, p);
 
@@ -1561,8 +1576,7 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 		q->state = CREM_POS_EMPTY;
 		q->gap = 1;
 		q->missing_ns = t;
-		q->fate |= FATE_MISSED |
-			   (repairs_may_fill(crf) ? 0 : FATE_UNPROTECTED) |
+		q->fate |= FATE_MISSED | unprotected |
 			   (open_block_of(crf, p) ? FATE_BLOCK : 0);
 		report_unsettled(crf, t);
 		if (t + gap_wait(crf) < crf->gap_due_ns) {
@@ -1641,7 +1655,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	u32 psn = pkt->psn;
 	struct crem_crf_pos *p;
 	struct crem_crf_slot *s;
-	bool in_order, late, uncoded, retry;
+	bool in_order, late, absent, uncoded;
 	u8 *sym;
 	u32 span;
 
@@ -1701,12 +1715,10 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	}
 	/*
 	 * Older than the window (the RDMA transport's own retransmission,
-	 * long after): its window position belongs to a newer PSN now.  It
-	 * only matters to a block still waiting for it.
-	 */
-	/*
-	 * ... or older than its position's PSN, which a burst longer than
-	 * the window let a newer PSN take (move_frontier()).
+	 * long after), or older than its position's PSN, which a burst
+	 * longer than the window let a newer PSN take (move_frontier()): its
+	 * window position belongs to a newer PSN now.  It only matters to a
+	 * block still waiting for it.
 	 */
 	if (before_window(crf, psn) ||
 	    (crf->have_frontier && crem_psn_before(psn, crf->frontier) &&
@@ -1715,7 +1727,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		pin_late(crf, psn);
 		s = crf->nopen ? slot_of_psn(crf, psn) : NULL;
 		if (s)
-			loss_later(crf, s, psn, block_rdma_end(s));
+			loss_later(crf, s, psn, fate_end(block_fate(s)));
 		return CREM_CRF_PASS;
 	}
 	crf->stats.v[CREM_FS_SOURCES]++;
@@ -1755,16 +1767,15 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	 * and never missed: a PSN of an earlier READ request's span, which a
 	 * retried READ starts at when a response was lost; no loss here.
 	 */
-	uncoded = p->psn == psn && p->state == CREM_POS_ABSENT &&
-		  (p->fate & FATE_MISSED);
-	retry = p->psn == psn && p->state == CREM_POS_ABSENT && !uncoded;
+	absent = p->psn == psn && p->state == CREM_POS_ABSENT;
+	uncoded = absent && (p->fate & FATE_MISSED);
 	pos_claim(crf, p, psn);
 	p->state = CREM_POS_RECEIVED;
 	p->held = false;
 	p->gap = 0;
 	p->late = late;
 	/* Late: the RDMA transport's resend of a lost one; else not lost. */
-	if (!late || retry)
+	if (!late || (absent && !uncoded))
 		p->fate = 0;
 	else if (uncoded)
 		p->fate |= FATE_MISSED | FATE_UNPROTECTED;
