@@ -94,7 +94,7 @@ else
 	sed 's/^/# /' /tmp/perftest.out 2>/dev/null
 fi
 
-ktap_check "rmmod crem" rmmod crem
+ktap_check "rmmod crem" bounded 120 rmmod crem
 log=$(dmesg)
 if echo "$log" | grep -qE 'WARNING:|BUG:|Oops|general protection|refcount_t|leak|UBSAN|KASAN'; then
 	ktap_fail "no WARN, BUG or leak report in dmesg"

@@ -141,6 +141,6 @@ ktap_transfer "ib_write_bw, 1 % loss, crem on, through A's bridge" "" \
 checked "bridged input"
 
 lab_sync crem-done
-ktap_check "rmmod crem" rmmod crem
+ktap_check "rmmod crem" bounded 120 rmmod crem
 ktap_no_splat
 ktap_finish

@@ -177,6 +177,6 @@ device_goes other "the veth moved to another namespace is deleted there" \
 "$IP" netns del other
 "$IP" netns del peer
 
-ktap_check "rmmod crem" rmmod crem
+ktap_check "rmmod crem" bounded 120 rmmod crem
 ktap_no_splat
 ktap_finish

@@ -254,6 +254,6 @@ else
 fi
 
 lab_sync crem-done
-ktap_check "rmmod crem" rmmod crem
+ktap_check "rmmod crem" bounded 120 rmmod crem
 ktap_no_splat
 ktap_finish

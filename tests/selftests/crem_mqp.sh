@@ -171,7 +171,7 @@ lab_sync mqp-done
 if [ "${CREM_MQP_CREM:-1}" = 0 ]; then
 	ktap_skip "rmmod crem" "crem not loaded"
 else
-	ktap_check "rmmod crem" rmmod crem
+	ktap_check "rmmod crem" bounded 120 rmmod crem
 fi
 ktap_no_splat
 ktap_finish

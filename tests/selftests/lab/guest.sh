@@ -96,6 +96,27 @@ wait_for() {
 	done
 }
 
+# bounded SECONDS COMMAND...: COMMAND's status, or 124 when it has not
+# ended within SECONDS.  A task stuck in the kernel (rmmod behind a
+# namespace's cleanup, a process in uninterruptible sleep) cannot be
+# killed, and waiting for it would only end with the lab's timeout and
+# no result; this leaves it, shows where it sleeps and what the kernel
+# said, and lets the test go on to its verdict.
+bounded() {
+	local secs=$1 pid
+	shift
+	"$@" &
+	pid=$!
+	if wait_for "$secs" sh -c "! kill -0 $pid 2> /dev/null"; then
+		wait "$pid"
+		return
+	fi
+	ktap_diag "'$*' has not ended after $secs s; it sleeps in $(cat "/proc/$pid/wchan" 2>/dev/null):"
+	sed 's/^/#   stack: /' "/proc/$pid/stack" 2>/dev/null
+	dmesg | tail -n 30 | sed 's/^/#   dmesg: /'
+	return 124
+}
+
 # kill_comm NAME: SIGTERM to every process whose command is NAME (the
 # guest's busybox has no pkill).
 kill_comm() {
