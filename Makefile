@@ -51,7 +51,7 @@ CREMCTL := $(BUILD)/cremctl
 CREMCTL_SRCS := $(wildcard tools/cremctl/*.c)
 CREMCTL_HDRS := $(wildcard tools/cremctl/*.h) include/uapi/linux/crem_netlink.h
 
-.PHONY: mqp all module modules-all print-kdir-61 print-kdir-612 sparse \
+.PHONY: mqp labbench all module modules-all print-kdir-61 print-kdir-612 sparse \
 	lib unit-bin cremctl cremsend unit kunit selftests \
 	check demo deps nlgen nlgen-check vectors vectors-check capture clean \
 	help
@@ -69,6 +69,7 @@ help:
 	@echo "make sparse       sparse (C=2) over crem.ko: no finding"
 	@echo "make check        deps, then every test layer; ends 'N passed, N failed'"
 	@echo "make demo         deps, then ib_write_bw across a 10 ms, 1 % loss link"
+	@echo "make labbench     deps, then the lab's goodput matrix (hours; LABBENCH_*)"
 	@echo "make nlgen        regenerate the netlink code from $(NLSPEC)"
 	@echo "make bench        FEC coders against ISA-L (BENCH_RUNS=7), the engine's"
 	@echo "                  packet path against memcpy (ENGINE_BENCH_PACKETS)"
@@ -228,6 +229,12 @@ mqp: cremctl cremsend
 	@mkdir -p $(BUILD)/results
 	CREM_LAB_KVER=$(LAB_KERNEL) tests/selftests/lab/lab.sh run crem_mqp.sh \
 		$(BUILD)/selftests/mqp mqp_runs=20 mqp_qps=8,32 mqp_ratio=1
+
+# The goodput matrix at crem's defaults (labbench.sh: LABBENCH_* pick the
+# rows; make check runs one row, crem_labbench).  Hours in full.
+labbench: deps cremctl cremsend
+	$(MAKE) module KDIR=$(if $(filter 6.12,$(LAB_KERNEL)),$(KDIR_612),$(KDIR_61))
+	CREM_LAB_KVER=$(LAB_KERNEL) tests/selftests/labbench.sh
 
 demo: deps cremctl cremsend
 	$(MAKE) module KDIR=$(KDIR_61)

@@ -20,7 +20,8 @@ lab_pkgs="qemu-system-x86 busybox-static cpio kmod dpkg
 	  rdma-core ibverbs-providers ibverbs-utils perftest iproute2 jq
 	  tcpdump linux-perf nftables libelf-dev libssl-dev"
 # Test vectors and benchmarks of later layers.
-test_pkgs="python3-scapy libisal-dev tshark clang libclang-rt-14-dev sparse"
+test_pkgs="python3-scapy libisal-dev tshark clang libclang-rt-14-dev sparse
+	   gnuplot-nox"
 
 want="$build_pkgs $kunit_pkgs $lab_pkgs $test_pkgs"
 

@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# One row of the goodput matrix (make labbench, labbench.sh): a perftest
+# verb with some QPs across a round trip whose data direction loses a
+# share of its packets, independently or in bursts (netem's
+# Gilbert-Elliott model, bad state left with probability 1/4: a mean burst
+# of 4).  crem runs on both hosts at its defaults, as a user runs it (`set
+# port` and `protect add`, nothing else).  Each of CREM_BENCH_RUNS rounds
+# runs, in this order and in the same boot: the link without loss, crem
+# off; with the loss, crem off; with the loss, crem on.
+#
+# B prints each run's goodput as "# bench MODE ROUND MB/s" (MODE lossless,
+# off or on; a run that fails counts 0) and, for ib_atomic_bw, its
+# operations per second as "# bench-ops MODE ROUND OPS".  The data's
+# receiver prints its losses on the link by their end after the runs with
+# crem as "# breakdown ...".  Results: every run completes, and the median
+# with crem is at least the median without (crem never makes a lossy link
+# worse), or at least 0.97 times it on a link without loss (the cost of
+# looking at every packet, within the noise of three runs).
+# make check runs the default row; labbench.sh the matrix.
+#
+# Parameters (crem.bench_*=): verb (ib_write_bw), qps (1), rtt in ms (10),
+# loss in % (1), model iid or bursty (iid), runs (3), iters (200).
+#
+# Data direction: B writes and sends to A; for ib_read_bw, B reads from A,
+# so A's egress carries the data and loses it.
+. ./guest.sh
+
+verb=${CREM_BENCH_VERB:-ib_write_bw}
+qps=${CREM_BENCH_QPS:-1}
+rtt=${CREM_BENCH_RTT:-10}
+loss=${CREM_BENCH_LOSS:-1}
+model=${CREM_BENCH_MODEL:-iid}
+runs=${CREM_BENCH_RUNS:-3}
+iters=${CREM_BENCH_ITERS:-200}
+
+require_tool "$verb" "$TC" jq
+case $verb in
+ib_write_bw | ib_send_bw | ib_read_bw) args="-s 65536 -n $iters" ;;
+ib_atomic_bw) args="-n $((iters * 10))" ;;
+*) ktap_skip_all "no such verb in the matrix: $verb" ;;
+esac
+args="$args -q $qps"
+
+sender=b
+[ "$verb" = ib_read_bw ] && sender=a
+
+# netem's loss clause for the row: iid, or Gilbert-Elliott with every
+# packet lost in the bad state and the good state left with probability
+# p such that the long-run loss is the row's (p / (p + 1/4)).
+case $model in
+iid) lossy="loss $loss%" ;;
+bursty) lossy=$(awk -v l="$loss" 'BEGIN {
+	l /= 100; printf "loss gemodel %.4f%% 25%%", 100 * l * 0.25 / (1 - l) }') ;;
+*) ktap_skip_all "no such loss model: $model (iid or bursty)" ;;
+esac
+[ "$loss" = 0 ] && lossy=
+
+# A queue that holds the bandwidth-delay product of many QPs (netem's
+# default of 1000 packets would drop their bursts at the sender itself).
+delay="delay $((rtt / 2))ms limit 100000"
+
+ktap_plan $((3 + 3 * runs + 3))
+ktap_check "netem: $rtt ms round trip" "$TC" qdisc add dev eth0 root netem $delay
+crem_start "$CREM_PEER_IP/32" > /dev/null
+ktap_check "crem on at its defaults (port $CREM_LAB_PORT, protect $CREM_PEER_IP/32)" test $? = 0
+ktap_ok "row: $verb -q $qps, $rtt ms, $loss % $model loss on $(echo "$sender" | tr ab AB)'s egress"
+
+# mode NAME: the link and crem for one run.
+mode() {
+	local link=$delay enabled=off
+	case $1 in
+	off) link="$delay $lossy" ;;
+	on) link="$delay $lossy" enabled=on ;;
+	esac
+	[ "$CREM_ROLE" = "$sender" ] &&
+		"$TC" qdisc change dev eth0 root netem $link
+	"$CREMCTL" set enabled "$enabled" > /dev/null
+}
+
+for i in $(seq "$runs"); do
+	for m in lossless off on; do
+		mode "$m"
+		# shellcheck disable=SC2086 # args are words
+		if perftest_bw "$verb" "/tmp/bench.$m.$i" $args; then
+			ktap_ok "round $i, $m: $verb completes"
+		else
+			ktap_fail "round $i, $m: $verb completes"
+			rxe_diag
+			echo 0 > "/tmp/bench.$m.$i"
+		fi
+		if [ "$CREM_ROLE" = b ]; then
+			echo "# bench $m $i $(cat "/tmp/bench.$m.$i")"
+			[ "$verb" = ib_atomic_bw ] &&
+				awk -v m="$m" -v i="$i" '/BW average/ { getline
+					printf "# bench-ops %s %s %.0f\n", m, i, $5 * 1e6; exit }' \
+					/tmp/perftest.out
+		fi
+	done
+done
+
+stats=$("$CREMCTL" -j stats)
+if [ "$CREM_ROLE" != "$sender" ]; then
+	crem_losses "$stats" | sed 's/^/# breakdown /'
+fi
+echo "$stats" | jq -r '"# cost: \(.cost_tx_ns // 0) ns over \(.cost_tx_samples // 0) sends, \(.cost_rx_ns // 0) ns over \(.cost_rx_samples // 0) receives"'
+
+if [ "$CREM_ROLE" = b ]; then
+	off=$(median /tmp/bench.off.*)
+	on=$(median /tmp/bench.on.*)
+	min=1
+	[ "$loss" = 0 ] && min=0.97
+	what="crem never makes the link worse: median on $on >= $min x off $off MB/s"
+	if awk -v off="$off" -v on="$on" -v min="$min" \
+		'BEGIN { exit !(on > 0 && on >= min * off) }'; then
+		ktap_ok "$what"
+	else
+		ktap_fail "$what"
+	fi
+else
+	ktap_ok "goodput compared at B"
+fi
+ktap_check "rmmod crem" bounded 120 rmmod crem
+ktap_no_splat
+ktap_finish
