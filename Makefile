@@ -274,12 +274,16 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(CORE_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $< $(FUZZ_CORE) -o $@
 
-.PHONY: fuzz fuzz-smoke
+.PHONY: fuzz fuzz-smoke fuzz-coverage
 fuzz: $(FUZZ_DIR)/fuzz_wire $(FUZZ_DIR)/fuzz_roce
 	$(PYTHON) tests/fuzz/make_seeds.py $(FUZZ_DIR)/corpus/wire $(FUZZ_DIR)/corpus/roce
 
 fuzz-smoke: fuzz
 	tests/fuzz/smoke.sh $(FUZZ_DIR) $(FUZZ_SMOKE_SECONDS)
+
+# The corpus against the parsers' branches, with gcc's gcov.
+fuzz-coverage:
+	tests/fuzz/coverage.sh $(FUZZ_DIR)/coverage
 
 # The engine's property run (tests/harness/property.c): optimised, without
 # the sanitizers, the two loss models in parallel; PROPERTY_PACKETS per row.

@@ -8,7 +8,8 @@
 # finds nothing in it, the RoCEv2
 # test vectors agree with their generator, and tshark's InfiniBand
 # dissector reads them without a malformed packet, and the parsers survive
-# a short fuzzing run (tests/fuzz/) with every past crash replayed, and
+# a short fuzzing run (tests/fuzz/) with every past crash replayed, the
+# minimised corpus takes every branch of the parsers both ways (gcov), and
 # the engine's property run (a million packets per loss rate and model).
 # Prints one KTAP stream.
 #
@@ -43,7 +44,7 @@ skip() {
 
 run() {
 	echo "KTAP version 1"
-	echo "1..9"
+	echo "1..10"
 
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -88,6 +89,20 @@ run() {
 	fuzz_smoke 7
 	property_run 8
 	make_check 9 sparse_clean sparse
+	corpus_coverage 10
+}
+
+# The minimised fuzz corpus takes every branch of the parsers both ways.
+corpus_coverage() {
+	local nr=$1
+
+	if (cd "$repo" && make -s fuzz-coverage) > "$out.corpus" 2>&1; then
+		sed 's/^/# /' "$out.corpus"
+		echo "ok $nr fuzz_corpus_covers_parsers"
+	else
+		sed 's/^/# /' "$out.corpus" | tail -n 40
+		echo "not ok $nr fuzz_corpus_covers_parsers"
+	fi
 }
 
 # The engine's property run: its table goes into the log as comments.

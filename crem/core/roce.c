@@ -366,8 +366,7 @@ u32 crem_roce_psn_span(const struct crem_roce_pkt *p, u32 rdma_mtu)
 {
 	u32 len = p->reth.dma_len;
 
-	if ((p->opcode & 0x1f) != CREM_ROCE_OP_READ_REQUEST ||
-	    !(p->headers & CREM_ROCE_H_RETH) || !rdma_mtu || !len)
+	if ((p->opcode & 0x1f) != CREM_ROCE_OP_READ_REQUEST || !rdma_mtu || !len)
 		return 1;
 	return len / rdma_mtu + (len % rdma_mtu != 0);
 }
@@ -386,8 +385,8 @@ u32 crem_roce_icrc(const u8 *ip, size_t len)
 		return 0;
 	ip_hdr = (ip[0] >> 4) == 4 ? 4 * (size_t)(ip[0] & 0x0f) : IPV6_LEN;
 	n = ip_hdr + UDP_LEN + CREM_ROCE_BTH_LEN;
-	if (ip_hdr < IPV4_MIN || n > sizeof(hdr) ||
-	    len < n + CREM_ROCE_ICRC_LEN)
+	/* hdr holds the longest: IHL 15, 60 bytes of IPv4. */
+	if (ip_hdr < IPV4_MIN || len < n + CREM_ROCE_ICRC_LEN)
 		return 0;
 	memcpy(hdr, ip, n);
 	if ((ip[0] >> 4) == 4) {
@@ -419,7 +418,7 @@ bool crem_roce_icrc_ok(const u8 *ip, size_t len)
 	if (len < CREM_ROCE_ICRC_LEN)
 		return false;
 	carried = crem_get_le32(ip + len - CREM_ROCE_ICRC_LEN);
-	return crem_roce_icrc(ip, len) == carried && carried != 0;
+	return carried != 0 && crem_roce_icrc(ip, len) == carried;
 }
 
 void crem_ipv4_set_checksum(u8 *ip)

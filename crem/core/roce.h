@@ -165,11 +165,13 @@ enum crem_roce_result crem_roce_parse_bth(const u8 *bth, size_t len,
 
 /**
  * crem_roce_psn_span() - PSN positions a packet consumes
- * @p: a parsed packet
- * @rdma_mtu: the connection's RDMA MTU in bytes (from HELLO)
+ * @p: a packet crem_roce_parse_ip() or crem_roce_parse_bth() accepted
+ *	(whose READ requests always carry a RETH)
+ * @rdma_mtu: the connection's RDMA MTU in bytes (from HELLO), 0 if unknown
  *
  * An RDMA READ request consumes max(1, ceil(DMA Length / MTU)) positions,
- * one per expected response; every other packet one.
+ * one per expected response; every other packet one, and so does a READ
+ * request while the MTU is unknown.
  */
 u32 crem_roce_psn_span(const struct crem_roce_pkt *p, u32 rdma_mtu);
 

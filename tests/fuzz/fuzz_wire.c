@@ -40,6 +40,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	static u8 first[70000], second[70000];
+	static struct crem_wire_stats stats;
 	struct crem_msg m, again;
 	u8 *copy = malloc(size ? size : 1);
 	int len, len2;
@@ -47,7 +48,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data, size);
-	if (crem_wire_parse(copy, size, &m, NULL) == CREM_WIRE_OK) {
+	if (crem_wire_parse(copy, size, &m, &stats) == CREM_WIRE_OK) {
 		lists_from_raw(&m);
 		len = crem_wire_build(&m, first, sizeof(first));
 		if (len <= 0 || crem_wire_parse(first, len, &again, NULL))
