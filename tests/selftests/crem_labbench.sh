@@ -21,7 +21,8 @@
 # make check runs the default row; labbench.sh the matrix.
 #
 # Parameters (crem.bench_*=): verb (ib_write_bw), qps (1), rtt in ms (10),
-# loss in % (1), model iid or bursty (iid), runs (3), iters (200).
+# loss in % (1), model iid or bursty (iid), runs (3), iters (200), and
+# set (none: cremctl set arguments to try, commas for spaces).
 #
 # Data direction: B writes and sends to A; for ib_read_bw, B reads from A,
 # so A's egress carries the data and loses it.
@@ -63,8 +64,11 @@ delay="delay $((rtt / 2))ms limit 100000"
 
 ktap_plan $((3 + 3 * runs + 3))
 ktap_check "netem: $rtt ms round trip" "$TC" qdisc add dev eth0 root netem $delay
+# CREM_BENCH_SET (commas for spaces) tries settings other than the
+# defaults, for a measurement; the matrix never sets it.
+CREM_LAB_SETTINGS=$(echo "${CREM_BENCH_SET:-}" | tr , " ")
 crem_start "$CREM_PEER_IP/32" > /dev/null
-ktap_check "crem on at its defaults (port $CREM_LAB_PORT, protect $CREM_PEER_IP/32)" test $? = 0
+ktap_check "crem on at ${CREM_BENCH_SET:+settings $CREM_LAB_SETTINGS, not }its defaults (port $CREM_LAB_PORT, protect $CREM_PEER_IP/32)" test $? = 0
 ktap_ok "row: $verb -q $qps, $rtt ms, $loss % $model loss on $(echo "$sender" | tr ab AB)'s egress"
 
 # mode NAME: the link and crem for one run.
@@ -101,6 +105,7 @@ for i in $(seq "$runs"); do
 done
 
 stats=$("$CREMCTL" -j stats)
+crem_stats_diag
 if [ "$CREM_ROLE" != "$sender" ]; then
 	crem_losses "$stats" | sed 's/^/# breakdown /'
 fi

@@ -21,6 +21,8 @@
 #   LABBENCH_RUNS    rounds per row [3]
 #   LABBENCH_ATOMIC  1 adds ib_atomic_bw, 1 QP, 10 ms, 1 % [1]
 #   CREM_LAB_KVER    the guests' kernel [6.1]
+#   LABBENCH_SET     cremctl set arguments, commas for spaces, to try
+#                    settings other than the defaults [none]
 # Exit status: 0 when every run of every row completed, 1 otherwise; the
 # goals are reported, not enforced (TCG's goodput is not a NIC's).
 
@@ -109,7 +111,8 @@ row() {
 		"$here/lab/lab.sh" run crem_labbench.sh "$out/rows/$name" \
 		"bench_verb=$verb" "bench_qps=$qps" "bench_rtt=$rtt" \
 		"bench_loss=$loss" "bench_model=$model" "bench_runs=$runs" \
-		"bench_iters=$iters" > "$out/rows/$name.log" 2>&1 || rc=$?
+		"bench_iters=$iters" ${LABBENCH_SET:+"bench_set=$LABBENCH_SET"} \
+		> "$out/rows/$name.log" 2>&1 || rc=$?
 	failures=$(cat "$out/rows/$name"/{a,b}.tap 2>/dev/null | grep -c '^ *not ok' || true)
 	[ "$rc" = 0 ] || { failed=1; [ "$failures" -gt 0 ] || failures=1; }
 	lossless=$(stat "$name" lossless median)
