@@ -70,6 +70,7 @@ help:
 	@echo "make check        deps, then every test layer; ends 'N passed, N failed'"
 	@echo "make demo         deps, then ib_write_bw across a 10 ms, 1 % loss link"
 	@echo "make labbench     deps, then the lab's goodput matrix (hours; LABBENCH_*)"
+	@echo "make fuzz-coverage the fuzz corpus takes every parser branch (gcov)"
 	@echo "make nlgen        regenerate the netlink code from $(NLSPEC)"
 	@echo "make bench        FEC coders against ISA-L (BENCH_RUNS=7), the engine's"
 	@echo "                  packet path against memcpy (ENGINE_BENCH_PACKETS)"

@@ -4,7 +4,8 @@
 # labbench_report.sh CSV PNG: the table of make labbench's results (one
 # line a row: goodput with and without crem as a ratio to the lossless
 # runs of the same boot, the spread of the runs with crem, the goal, and
-# the data receiver's losses by their end), and a bar plot of the ratios
+# the data receiver's losses by their end; the spreads are each mode's
+# lowest and highest run over the lossless median), and a bar plot of the ratios
 # in PNG (gnuplot; left out, with a word, when gnuplot is missing).
 
 set -euo pipefail
@@ -13,13 +14,15 @@ csv=$1
 png=$2
 [ -s "$csv" ] || { echo "labbench: no results in $csv" >&2; exit 1; }
 
-printf '%-40s %12s %6s %7s %13s %7s %6s  %s\n' \
-	row "lossless" "off/ll" "on/ll" "on range" "on/off" goal \
+printf '%-44s %12s %6s %10s %7s %10s %7s %6s  %s\n' \
+	row "lossless" "off/ll" "off range" "on/ll" "on range" "on/off" goal \
 	"losses: restored, late / left to RDMA: unprot, no rep, hold, coded late, incompl, limits"
 tail -n +2 "$csv" | awk -F, '{
 	name = sprintf("%s -q%s %sms %s%% %s", $1, $2, $3, $4, $5)
-	if ($7 > 0) name = name " (" $7 " failed)"
+	if ($7 > 0) name = name " (" $7 " runs failed)"
+	if ($28 > 0) name = name " (" $28 " checks failed)"
 	range = $8 > 0 ? sprintf("%.2f-%.2f", $11 / $8, $12 / $8) : "-"
+	orange = ($8 > 0 && $31 != "") ? sprintf("%.2f-%.2f", $31 / $8, $32 / $8) : "-"
 	met = ""
 	if ($16 != "-") {
 		got = ($4 == 0) ? $15 : $14
@@ -27,11 +30,11 @@ tail -n +2 "$csv" | awk -F, '{
 	}
 	br = ($17 == "") ? "-" : sprintf("%s: %s, %s / %s, %s, %s, %s, %s, %s",
 		$17, $18, $19, $20, $21, $22, $23, $24, $25)
-	printf "%-40s %7.2f MB/s %5.2f %7.2f %13s %7.2f %6s%s  %s\n",
-		name, $8, $13, $14, range, $15, $16, met, br
+	printf "%-44s %7.2f MB/s %5.2f %10s %7.2f %10s %7.2f %6s%s  %s\n",
+		name, $8, $13, orange, $14, range, $15, $16, met, br
 	if ($26 != "")
-		printf "%-40s atomics: %s ops/s off, %s ops/s on\n", "", $26, $27
-	if ($4 > 0 && $14 < $13) printf "%-40s crem on below crem off\n", ""
+		printf "%-44s atomics: %s ops/s off, %s ops/s on\n", "", $26, $27
+	if ($4 > 0 && $14 < $13) printf "%-44s crem on below crem off\n", ""
 }'
 
 if ! command -v gnuplot > /dev/null; then

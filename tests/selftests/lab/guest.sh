@@ -127,6 +127,26 @@ kill_comm() {
 	return 0
 }
 
+# comm_alive NAME: some process's command is NAME.
+comm_alive() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(cat "$p/comm" 2>/dev/null)" = "$1" ] && return 0
+	done
+	return 1
+}
+
+# comm_stacks NAME: the kernel stacks of the processes named NAME, as
+# diagnostics.
+comm_stacks() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(cat "$p/comm" 2>/dev/null)" = "$1" ] &&
+			sed "s/^/#   ${p#/proc/} stack: /" "$p/stack" 2>/dev/null
+	done
+	return 0
+}
+
 # lab_sync NAME: both guests reach the same point before either goes on.
 # Guest A listens, guest B connects; the name guards against mismatches.
 lab_sync() {

@@ -311,12 +311,14 @@ cmd_run() {
 	rc_a=$(guest_rc "$out/a.console")
 	rc_b=$(guest_rc "$out/b.console")
 	echo "lab: $script: guest A exit $rc_a, guest B exit $rc_b" >&2
-	# A guest without its end line was stopped by the timeout: what it
-	# printed last (a hung task, a test's last step) is all CI keeps.
+	# A guest without its end line died or was stopped by the timeout:
+	# what it printed last (a panic, a hung task, a test's last step) is
+	# all CI keeps.
 	for g in a b; do
 		grep -q '^CREM-LAB-END' "$out/$g.console" 2>/dev/null && continue
-		echo "lab: $script: guest ${g^^} did not end within ${CREM_LAB_TIMEOUT:-600} s; the last lines of its console:" >&2
-		tr -d '\r' < "$out/$g.console" | tail -n 40 | sed 's/^/lab:   /' >&2
+		echo "lab: $script: guest ${g^^} never reported its end (its kernel died, or the ${CREM_LAB_TIMEOUT:-600} s timeout stopped it); the last lines of its console:" >&2
+		{ tr -d '\r' < "$out/$g.console" 2>/dev/null || true; } |
+			tail -n 40 | sed 's/^/lab:   /' >&2
 	done
 	# A failure outranks a skip, and a skip outranks a pass.
 	if [ "$rc_a" != 0 ] && [ "$rc_a" != "$ksft_skip" ]; then return 1; fi
