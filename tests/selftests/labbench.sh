@@ -68,27 +68,34 @@ console_of() {
 	tr -d '\r' < "$out/rows/$1/$2.console"
 }
 
-# values ROW MODE: the goodputs of MODE's runs, one a line.
+# values ROW KIND MODE: B's "# KIND MODE ROUND VALUE" lines for MODE's
+# runs (KIND bench: goodput; bench-ops: operations per second), one value
+# a line.
 values() {
-	console_of "$1" b | awk -v m="$2" '$1 == "#" && $2 == "bench" && $3 == m { print $5 }'
+	console_of "$1" b |
+		awk -v k="$2" -v m="$3" '$1 == "#" && $2 == k && $3 == m { print $5 }'
 }
 
-# stat ROW MODE FN: median, min or max of MODE's goodputs.
-stat() {
-	values "$1" "$2" | sort -g | awk -v fn="$3" '{ v[NR] = $1 }
+# summary FN NONE: the median, min or max (FN) of the numbers on stdin, or
+# NONE when there are none.
+summary() {
+	sort -g | awk -v fn="$1" -v none="$2" '{ v[NR] = $1 }
 		END {
-			if (!NR) { print 0; exit }
-			if (fn == "min") print v[1]
+			if (!NR) print none
+			else if (fn == "min") print v[1]
 			else if (fn == "max") print v[NR]
 			else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 		}'
 }
 
+# stat ROW MODE FN: median, min or max of MODE's goodputs (0 if none).
+stat() {
+	values "$1" bench "$2" | summary "$3" 0
+}
+
 # ops ROW MODE: the median operations per second of MODE (atomics).
 ops() {
-	console_of "$1" b | awk -v m="$2" '$1 == "#" && $2 == "bench-ops" && $3 == m { print $5 }' |
-		sort -g | awk '{ v[NR] = $1 }
-			END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	values "$1" bench-ops "$2" | summary median ""
 }
 
 # breakdown ROW: the receiver's loss counters, comma-separated, in the

@@ -112,39 +112,47 @@ bounded() {
 		return
 	fi
 	ktap_diag "'$*' has not ended after $secs s; it sleeps in $(cat "/proc/$pid/wchan" 2>/dev/null):"
-	sed 's/^/#   stack: /' "/proc/$pid/stack" 2>/dev/null
+	task_stack "$pid"
 	dmesg | tail -n 30 | sed 's/^/#   dmesg: /'
 	return 124
 }
 
-# kill_comm NAME: SIGTERM to every process whose command is NAME (the
-# guest's busybox has no pkill).
-kill_comm() {
+# comm_pids NAME: the PIDs of the processes whose command is NAME (the
+# guest's busybox has no pgrep or pkill).
+comm_pids() {
 	local p
 	for p in /proc/[0-9]*; do
-		[ "$(cat "$p/comm" 2>/dev/null)" = "$1" ] && kill "${p#/proc/}" 2>/dev/null
+		[ "$(cat "$p/comm" 2>/dev/null)" = "$1" ] && echo "${p#/proc/}"
+	done
+	return 0
+}
+
+# kill_comm NAME: SIGTERM to every process whose command is NAME.
+kill_comm() {
+	local pid
+	for pid in $(comm_pids "$1"); do
+		kill "$pid" 2>/dev/null
 	done
 	return 0
 }
 
 # comm_alive NAME: some process's command is NAME.
 comm_alive() {
-	local p
-	for p in /proc/[0-9]*; do
-		[ "$(cat "$p/comm" 2>/dev/null)" = "$1" ] && return 0
-	done
-	return 1
+	[ -n "$(comm_pids "$1")" ]
 }
 
-# comm_stacks NAME: the kernel stacks of the processes named NAME, as
-# diagnostics.
-comm_stacks() {
-	local p
-	for p in /proc/[0-9]*; do
-		[ "$(cat "$p/comm" 2>/dev/null)" = "$1" ] &&
-			sed "s/^/#   ${p#/proc/} stack: /" "$p/stack" 2>/dev/null
-	done
+# task_stack PID: the task's kernel stack, as diagnostics.
+task_stack() {
+	sed "s/^/#   $1 stack: /" "/proc/$1/stack" 2>/dev/null
 	return 0
+}
+
+# comm_stacks NAME: the kernel stacks of the processes named NAME.
+comm_stacks() {
+	local pid
+	for pid in $(comm_pids "$1"); do
+		task_stack "$pid"
+	done
 }
 
 # lab_sync NAME: both guests reach the same point before either goes on.
