@@ -11,15 +11,18 @@
 # crem off; with the loss, crem on (the order turns each round).
 #
 # B prints each run's goodput as "# bench MODE ROUND MB/s" (MODE lossless,
-# off or on; a run that fails counts 0) and, for ib_atomic_bw, its
+# off or on; a run that fails counts 0, one perftest did not measure is
+# "-" and counts for nothing) and, for ib_atomic_bw, its
 # operations per second as "# bench-ops MODE ROUND OPS".  The data's
 # receiver prints its losses on the link by their end after the runs with
 # crem as "# breakdown ...", the data's sender what netem dropped in each
-# mode as "# netem-drops ...".  Results: every run completes; netem lost
-# nothing in the lossless runs and something in the others; the data's
-# receiver restored packets, none failing its ICRC, with its losses
-# counted (at 0 %, no loss, and nothing restored but reordered
-# originals); and the median with crem is at least
+# mode as "# netem-drops ...", and each guest what rxe counted in each
+# mode, over its runs, as "# rxe-MODE COUNTER VALUE ..." (retransmissions
+# and sequence errors: what the losses cost the RDMA transport).
+# Results: every run completes; netem lost nothing in the lossless runs
+# and something in the others; the data's receiver restored packets, none
+# failing its ICRC, with its losses counted (at 0 %, no loss, and nothing
+# restored but reordered originals); and the median with crem is at least
 # CREM_GAIN_MARGIN (1.05) times the median without at 1 % iid loss or
 # more, at least the same (crem never makes a lossy link worse) at other
 # losses, and at least 0.97 times it without loss (the cost of looking at
@@ -103,9 +106,31 @@ netem_dropped() {
 			sub(/,/, "", $(i + 1)); print $(i + 1) + 0; exit } }'
 }
 
+# rxe_counts: rxe0's counters as "name value" lines.
+rxe_counts() {
+	local f
+	for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
+		[ -r "$f" ] && echo "$(basename "$f") $(cat "$f")"
+	done
+}
+
+# rxe_add MODE BEFORE: adds what rxe0 counted since BEFORE (a file of
+# rxe_counts) to the mode's totals, /tmp/rxe.MODE.
+rxe_add() {
+	rxe_counts | awk -v before="$2" -v total="/tmp/rxe.$1" '
+		BEGIN { while ((getline l < before) > 0) { split(l, f, " "); b[f[1]] = f[2] }
+			while ((getline l < total) > 0) { split(l, f, " "); t[f[1]] = f[2] }
+			close(before); close(total) }
+		{ t[$1] += $2 - b[$1] }
+		END { for (n in t) print n, t[n] > total }'
+}
+
 echo 0 > /tmp/drops.lossless
 echo 0 > /tmp/drops.off
 echo 0 > /tmp/drops.on
+: > /tmp/rxe.lossless
+: > /tmp/rxe.off
+: > /tmp/rxe.on
 # The modes' order turns each round, so that none always runs first.
 for i in $(seq "$runs"); do
 	case $((i % 3)) in
@@ -115,6 +140,7 @@ for i in $(seq "$runs"); do
 	esac
 	for m in $order; do
 		d0=$(netem_dropped)
+		rxe_counts > /tmp/rxe.before
 		# shellcheck disable=SC2086 # args are words
 		if mode "$m" && perftest_bw "$verb" "/tmp/bench.$m.$i" $args; then
 			ktap_ok "round $i, $m: $verb completes"
@@ -124,8 +150,9 @@ for i in $(seq "$runs"); do
 			echo 0 > "/tmp/bench.$m.$i"
 		fi
 		echo $(( $(cat "/tmp/drops.$m") + $(netem_dropped) - d0 )) > "/tmp/drops.$m"
+		rxe_add "$m" /tmp/rxe.before
 		if [ "$CREM_ROLE" = b ]; then
-			echo "# bench $m $i $(cat "/tmp/bench.$m.$i")"
+			echo "# bench $m $i $(grep . "/tmp/bench.$m.$i" || echo -)"
 			[ "$verb" = ib_atomic_bw ] &&
 				awk -v m="$m" -v i="$i" '/BW average/ { getline
 					printf "# bench-ops %s %s %.0f\n", m, i, $5 * 1e6; exit }' \
@@ -136,6 +163,11 @@ done
 
 stats=$("$CREMCTL" -j stats)
 crem_stats_diag
+# What rxe counted in each mode, over all its runs: its retransmissions
+# and sequence errors show what each loss cost the RDMA transport.
+for m in lossless off on; do
+	echo "# rxe-$m $(sort /tmp/rxe.$m | awk '$2 != 0 { printf "%s %s ", $1, $2 }')"
+done
 echo "$stats" | jq -r '"# cost: \(.cost_tx_ns // 0) ns over \(.cost_tx_samples // 0) sends, \(.cost_rx_ns // 0) ns over \(.cost_rx_samples // 0) receives"'
 if [ "$CREM_ROLE" = "$sender" ]; then
 	# The link lost what each mode asked: nothing without loss.

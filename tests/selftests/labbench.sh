@@ -70,10 +70,10 @@ console_of() {
 
 # values ROW KIND MODE: B's "# KIND MODE ROUND VALUE" lines for MODE's
 # runs (KIND bench: goodput; bench-ops: operations per second), one value
-# a line.
+# a line; a run perftest did not measure ("-") has none.
 values() {
 	console_of "$1" b |
-		awk -v k="$2" -v m="$3" '$1 == "#" && $2 == k && $3 == m { print $5 }'
+		awk -v k="$2" -v m="$3" '$1 == "#" && $2 == k && $3 == m && $5 ~ /^[0-9.]+$/ { print $5 }'
 }
 
 # summary FN NONE: the median, min or max (FN) of the numbers on stdin, or

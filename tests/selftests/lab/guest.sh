@@ -252,7 +252,14 @@ perftest_bw() {
 	done
 	# The line after the header holds: bytes iterations peak average rate.
 	awk '/BW average/ {getline; print $4; exit}' /tmp/perftest.out > "$out"
-	[ -s "$out" ]
+	[ -s "$out" ] || return 1
+	# perftest times a run by the CPU's cycle counter, which an emulated
+	# CPU now and then gets wrong: a run that completed with an average
+	# of 0 was not measured, and leaves OUT empty (medians skip it).
+	if ! awk '{ exit !($1 > 0) }' "$out"; then
+		echo "# $tool completed but measured no bandwidth: $(awk '/BW average/ { getline; print; exit }' /tmp/perftest.out); not measured"
+		: > "$out"
+	fi
 }
 
 # crem_load: insmod crem.ko, after the UDP tunnel modules it needs.
@@ -486,7 +493,8 @@ ktap_interleaved() {
 	done
 }
 
-# median FILE...: the median of the numbers in FILEs (one each).
+# median FILE...: the median of the numbers in FILEs (one each; an empty
+# FILE, a run not measured, counts for nothing).
 median() {
 	cat "$@" 2>/dev/null | sort -n | awk '{ v[NR] = $1 }
 		END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
