@@ -953,6 +953,7 @@ static void settle(struct crem_crf *crf, struct crem_crf_slot *s, u8 state)
 	s->state = state;
 	s->deadline_ns = CREM_NO_DEADLINE;
 	s->decode_due = false;
+	s->overtaken = (struct crem_fec_set){ 0 };
 	if (state == CREM_SLOT_FELL_BACK)
 		crf->stats.v[CREM_FS_BLOCKS_FELL_BACK]++;
 	losses_later_end(crf, s, false);
@@ -1064,8 +1065,55 @@ static int ensure_block(struct crem_crf *crf, struct crem_crf_slot *s)
 }
 
 /*
+ * Has no packet after @psn come yet?  Then a REPAIR that lets @psn be
+ * restored overtook its original, which is most likely on its way.
+ */
+static bool not_yet_missed(const struct crem_crf *crf, u32 psn)
+{
+	return !crf->have_frontier || !crem_psn_before(psn, crf->frontier);
+}
+
+/*
+ * Deliver what @s restored ahead of its originals (@s->overtaken): each
+ * one a later PSN has passed by now, or with @all every one (the
+ * allowance ran out, and no original came).  A copy is never delivered
+ * while its original may still come: the RDMA receiver would get the
+ * packet twice, and it executes a second READ or atomic request again
+ * (for a READ, every response resent).  An original here meanwhile makes
+ * its copy needless; a copy that fails its ICRC is missing again, for the
+ * slot's requests.
+ */
+static void deliver_overtaken(struct crem_crf *crf, struct crem_crf_slot *s,
+			      bool all)
+{
+	struct crem_fec_set todo = s->overtaken;
+	struct crem_crf_block *b = s->block;
+	unsigned int j;
+
+	if (!b || s->busy)
+		return;
+	crem_set_for_each(j, &todo) {
+		u32 psn = crem_psn_add(s->start, j);
+
+		/* A delivery below may have settled @s, or taken @j. */
+		if (s->block != b || !crem_set_has(&s->overtaken, j) ||
+		    (!all && not_yet_missed(crf, psn)))
+			continue;
+		crem_set_del(&s->overtaken, j);
+		if (arrived_late(crf, psn) || source_of(crf, psn))
+			continue;
+		if (deliver(crf, psn, crem_crf_block_symbol(b, j), b->stride)) {
+			crem_set_del(&b->held, j);
+			crem_set_del(&b->restored, j);
+			b->nr_repairs = 0;
+		}
+	}
+}
+
+/*
  * The present positions @s still misses (by its decoding buffer, else by
- * the window); with none, @s is settled.  Return: true if it was.
+ * the window); with none, and no restored copy waiting for its position
+ * to be missed, @s is settled.  Return: true if it was.
  */
 static bool settle_if_complete(struct crem_crf *crf, struct crem_crf_slot *s,
 			       struct crem_fec_set *missing)
@@ -1073,6 +1121,9 @@ static bool settle_if_complete(struct crem_crf *crf, struct crem_crf_slot *s,
 	*missing = s->block ? crem_crf_block_missing(s->block) :
 			      slot_missing(crf, s);
 	if (crem_set_count(missing))
+		return false;
+	deliver_overtaken(crf, s, false);
+	if (crem_set_count(&s->overtaken))
 		return false;
 	settle(crf, s, CREM_SLOT_DONE);
 	return true;
@@ -1200,11 +1251,25 @@ void crem_crf_decode_finish(struct crem_crf *crf, struct crem_crf_decode *job)
 		/* Restored only to decode the others, or here meanwhile. */
 		if (arrived_late(crf, psn) || source_of(crf, psn))
 			continue;
+		if (not_yet_missed(crf, psn)) {
+			crem_set_add(&s->overtaken, j);
+			continue;
+		}
 		if (deliver(crf, psn, crem_crf_block_symbol(b, j), b->stride))
 			crem_set_add(&bad, j);
 	}
+	if (crem_set_count(&s->overtaken)) {
+		/* The originals have the allowance to come (slot_step()). */
+		u64 due = now(crf) + reorder_ns(crf);
+
+		if (due < s->deadline_ns) {
+			s->deadline_ns = due;
+			arm_at(crf, due);
+		}
+	}
 	if (!crem_set_count(&bad)) {
-		settle(crf, s, CREM_SLOT_DONE);
+		if (!crem_set_count(&s->overtaken))
+			settle(crf, s, CREM_SLOT_DONE);
 		goto out;
 	}
 	/* Corrupt restores are not delivered: ask for the sources. */
@@ -1315,10 +1380,13 @@ static void send_fallback(struct crem_crf *crf, struct crem_crf_slot *s,
  */
 static void slot_step(struct crem_crf *crf, struct crem_crf_slot *s, u64 t)
 {
-	struct crem_fec_set missing = slot_missing(crf, s);
+	struct crem_fec_set missing;
 	unsigned int held = 0;
 
 	s->deadline_ns = CREM_NO_DEADLINE;
+	/* Restored copies whose originals did not come in the allowance. */
+	deliver_overtaken(crf, s, true);
+	missing = slot_missing(crf, s);
 	if (!crem_set_count(&missing)) {
 		settle(crf, s, CREM_SLOT_DONE);
 		return;
@@ -1589,6 +1657,10 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 	/* Every block that ends at or before the new frontier is due. */
 	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++) {
 		struct crem_crf_slot *s = &crf->slots[i];
+
+		/* Copies restored ahead of what this packet now missed. */
+		if (s->state == CREM_SLOT_OPEN && crem_set_count(&s->overtaken))
+			deliver_overtaken(crf, s, false);
 
 		if (s->state == CREM_SLOT_OPEN &&
 		    !crem_psn_before(psn, crem_psn_add(s->start, s->k)))

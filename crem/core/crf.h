@@ -104,6 +104,8 @@ struct crem_crf_slot {
 	u64 created_ns;
 	/* lost, their window positions reused before their end (crf.c) */
 	struct crem_fec_set lost_later;
+	/* restored before anything missed them, not yet delivered (crf.c) */
+	struct crem_fec_set overtaken;
 };
 
 /* Sources kept for a gap asked about by PSN range (see crf.c). */

@@ -300,6 +300,71 @@ static void reordering_is_not_loss(struct kunit *test)
 }
 
 /*
+ * Every source late by half the allowance, the REPAIRs not: each block's
+ * REPAIRs overtake its last sources, and the block decodes before they
+ * come.  Nothing was lost and nothing after them has come, so nothing may
+ * be delivered in their place: the RDMA receiver would get each packet
+ * twice, and it executes a duplicate READ or atomic request again.  The
+ * originals are delivered, once each.
+ */
+static void overtaken_sources_not_delivered_twice(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 8;
+	par.crf_cfg = par.csf_cfg;
+	par.data.reorder = 1.0;
+	par.data.reorder_ns = par.crf_cfg.reorder_ns / 2;
+	p = new_pair(test, &par);
+	crem_pair_send(p, 800, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+	KUNIT_EXPECT_EQ(test, p->sources, 800);
+	KUNIT_EXPECT_EQ(test, p->par.data.dropped, 0);
+	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_BLOCKS_DECODED), 0);
+	KUNIT_EXPECT_EQ(test, p->delivered, 800);
+	KUNIT_EXPECT_EQ(test, p->duplicates, 0);
+	KUNIT_EXPECT_EQ(test, p->restored, 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RESTORED), 0);
+	end_pair(test, p);
+}
+
+/*
+ * The last source of a burst, lost, with nothing after it: its REPAIRs
+ * decode it at once, and with no later packet to miss it the copy waits
+ * the allowance for an original that never comes, then goes.
+ */
+static void overtaken_lost_tail_delivered_after_allowance(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d = { .mask = 0x80 };
+	struct crem_pair_rec *r;
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 8;
+	par.crf_cfg = par.csf_cfg;
+	p = new_pair(test, &par);
+	/* A block first: the CRF counts positions from the first it sees. */
+	send_writes(p, 8, 200);
+	crem_pair_run(p, p->sim.now_ns + 50 * MS);
+	drop_from_next(p, &d);
+	send_writes(p, 8, 200);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RESTORED), 1);
+	KUNIT_EXPECT_EQ(test, p->restored, 1);
+	KUNIT_EXPECT_EQ(test, p->duplicates, 0);
+	r = crem_pair_rec(p, d.base + 7);
+	KUNIT_ASSERT_TRUE(test, r && r->restored);
+	/* After the allowance, within a round trip of the loss. */
+	KUNIT_EXPECT_GE(test, r->done_ns - r->sent_ns,
+			par.data.delay_ns + par.crf_cfg.reorder_ns);
+	KUNIT_EXPECT_LT(test, r->done_ns - r->sent_ns, 10 * MS);
+	end_pair(test, p);
+}
+
+/*
  * The kernel gives a sender flow every ACK between its two hosts, since an
  * ACK names the requester's QP: those of the other QPs carry PSNs of other
  * spaces.  Beyond the newest PSN sent, or before the last acknowledgement,
@@ -2503,6 +2568,8 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(clean_path),
 	KUNIT_CASE(first_configuration_protects_at_once),
 	KUNIT_CASE(reordering_is_not_loss),
+	KUNIT_CASE(overtaken_sources_not_delivered_twice),
+	KUNIT_CASE(overtaken_lost_tail_delivered_after_allowance),
 	KUNIT_CASE(acks_of_other_qps_ignored),
 	KUNIT_CASE(ack_range_is_what_is_taken),
 	KUNIT_CASE(read_responses_release_read_blocks),
