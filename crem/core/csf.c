@@ -116,6 +116,36 @@ static void pop_oldest(struct crem_csf *csf, bool acked)
 }
 
 /*
+ * How long a closed block's sources stay of use: the CRF asks for them
+ * within its request rounds, the allowance and then two rounds and a
+ * fallback a retry (an SRTT and a quarter, and the allowance) apart,
+ * under four SRTTs and four allowances after the block reached it; kept
+ * for twice that and more.  Blocks the RDMA transport never acknowledges
+ * (READ responses carry no ACK back to their sender) are given up then,
+ * not only when the ring is full: what the CSF keeps follows the
+ * bandwidth-delay product, as the draft's Operational Considerations
+ * say, and not max_blocks at any rate.
+ */
+static u64 keep_ns(const struct crem_csf *csf)
+{
+	return 10 * csf->srtt_ns + 8 * csf->cfg.reorder_ns;
+}
+
+/*
+ * Give up the closed blocks kept past keep_ns(), oldest first, and those
+ * due within an eighth of it (a timer a block would cost more than the
+ * memory); arm_flow() sets the timer for the next.
+ */
+static void expire_blocks(struct crem_csf *csf, u64 t)
+{
+	u64 keep = keep_ns(csf);
+
+	while (csf->count > (csf->open ? 1u : 0u) &&
+	       slot_at(csf, 0)->closed_ns + keep <= t + keep / 8)
+		pop_oldest(csf, false);
+}
+
+/*
  * The kept block whose positions include @psn, or NULL.  Every kept block
  * is looked at: blocks are meant to lie in PSN order without overlap, but
  * a source the CSF declines (too long for T, no memory for its block)
@@ -540,6 +570,9 @@ static void arm_flow(struct crem_csf *csf)
 		if (may_probe(csf))
 			d = min_u64(d, csf->unheard_ns + silence_ns(csf));
 		d = min_u64(d, csf->last_activity_ns + csf->cfg.idle_ns);
+		if (csf->count > (csf->open ? 1u : 0u))
+			d = min_u64(d, slot_at(csf, 0)->closed_ns +
+				       keep_ns(csf));
 		break;
 	case CREM_CSF_UNPROTECTED:
 		d = unprotected_end(csf);
@@ -1317,6 +1350,7 @@ void crem_csf_timeout(struct crem_csf *csf)
 		if (why != CSF_CLOSE_NOT_DUE)
 			close_block(csf, newest(csf), why);
 		send_all_due(csf);
+		expire_blocks(csf, t);
 		break;
 	case CREM_CSF_UNPROTECTED:
 		if (t >= unprotected_end(csf)) {

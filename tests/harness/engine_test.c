@@ -365,6 +365,44 @@ static void overtaken_lost_tail_delivered_after_allowance(struct kunit *test)
 }
 
 /*
+ * Sources nobody acknowledges, as READ responses are (their requester
+ * sends no ACK): a packet a millisecond for a second over a 10 ms round
+ * trip, every ACK lost and none resent.  The CSF gives its blocks up once
+ * the CRF can no longer ask for them, a little over ten round trips after
+ * they closed, and keeps about that much: a few dozen blocks, not the
+ * whole ring of max_blocks.  A loss inside that time is still answered.
+ */
+static void unacknowledged_blocks_expire(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct drops d = { .mask = 0x2 };
+	struct crem_pair *p;
+	u64 keep;
+
+	crem_pair_params_default(&par);
+	par.ack.loss = (struct crem_sim_loss){
+		.kind = CREM_SIM_LOSS_IID, .p = 1.0,
+	};
+	par.rdma_rto_ns = 0;
+	p = new_pair(test, &par);
+	drop_from_next(p, &d);
+	crem_pair_send(p, 1000, 1 * MS);
+	crem_pair_run(p, p->sim.now_ns + 500 * MS);
+	keep = 10 * p->csf.srtt_ns + 8 * par.csf_cfg.reorder_ns;
+	/* Blocks of k = 4 close every 4 ms: the kept time's worth, and some. */
+	KUNIT_EXPECT_LE(test, p->csf.count,
+			crem_div64(keep + keep / 8, 4 * MS) + 2);
+	KUNIT_EXPECT_LT(test, p->csf.count, par.csf_cfg.max_blocks / 4);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_BLOCKS_GIVEN_UP), 0);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_BLOCKS_ACKED), 0);
+	/* The one loss, early on, restored from its block while kept. */
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RESTORED), 1);
+	crem_pair_run(p, p->sim.now_ns + 600 * MS);
+	KUNIT_EXPECT_EQ(test, p->delivered, 1000);
+	end_pair(test, p);
+}
+
+/*
  * The kernel gives a sender flow every ACK between its two hosts, since an
  * ACK names the requester's QP: those of the other QPs carry PSNs of other
  * spaces.  Beyond the newest PSN sent, or before the last acknowledgement,
@@ -2570,6 +2608,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(reordering_is_not_loss),
 	KUNIT_CASE(overtaken_sources_not_delivered_twice),
 	KUNIT_CASE(overtaken_lost_tail_delivered_after_allowance),
+	KUNIT_CASE(unacknowledged_blocks_expire),
 	KUNIT_CASE(acks_of_other_qps_ignored),
 	KUNIT_CASE(ack_range_is_what_is_taken),
 	KUNIT_CASE(read_responses_release_read_blocks),
