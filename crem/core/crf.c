@@ -210,16 +210,20 @@ static void loss_final(struct crem_crf *crf, struct crem_crf_pos *q)
 	loss_count(crf, fate_end(f));
 }
 
-/* The end @end of a loss @s kept (loss_final()) at @psn, if it kept one. */
-static void loss_later(struct crem_crf *crf, struct crem_crf_slot *s,
+/*
+ * The end @end of a loss @s kept (loss_final()) at @psn, if it kept one.
+ * Return: whether it did.
+ */
+static bool loss_later(struct crem_crf *crf, struct crem_crf_slot *s,
 		       u32 psn, enum crem_flow_stat end)
 {
 	u32 j = crem_psn_offset(psn, s->start);
 
 	if (j >= s->k || !crem_set_has(&s->lost_later, j))
-		return;
+		return false;
 	crem_set_del(&s->lost_later, j);
 	loss_count(crf, end);
+	return true;
 }
 
 /* @s ends, @limited if for want of a slot or memory: so do its losses. */
@@ -829,6 +833,22 @@ static bool missed_within_allowance(const struct crem_crf *crf,
 }
 
 /*
+ * A miss no block explained when its window position went (m = 0: no
+ * REPAIR came to), restored since by the answer to a range request: the
+ * window is shorter than a round trip, and the answer's block is newer
+ * than the miss.  Its end was counted then as an unconfirmed miss
+ * (loss_final()); it was a loss, and it ends restored.
+ */
+static void unconfirmed_restored(struct crem_crf *crf, bool late)
+{
+	if (!crf->stats.v[CREM_FS_MISSES_UNCONFIRMED])
+		return;
+	crf->stats.v[CREM_FS_MISSES_UNCONFIRMED]--;
+	loss_count(crf, late ? CREM_FS_LOSSES_RESTORED_LATE :
+			       CREM_FS_LOSSES_RESTORED);
+}
+
+/*
  * Rebuild and deliver the packet of @sym, restored at @psn.  Return: 0, or
  * -EBADMSG when its ICRC fails (it is not delivered).
  */
@@ -891,10 +911,10 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 	} else {
 		struct crem_crf_slot *s = slot_of_psn(crf, psn);
 
-		if (s)
-			loss_later(crf, s, psn, late ?
-				   CREM_FS_LOSSES_RESTORED_LATE :
-				   CREM_FS_LOSSES_RESTORED);
+		if (!s || !loss_later(crf, s, psn, late ?
+				      CREM_FS_LOSSES_RESTORED_LATE :
+				      CREM_FS_LOSSES_RESTORED))
+			unconfirmed_restored(crf, late);
 	}
 	if (crf->npins)
 		pin_store(crf, psn, sym + 2, len);

@@ -709,6 +709,21 @@ static void propose(struct crem_csf *csf, u8 m)
 			       param_lead(csf), csf->srtt_ns);
 }
 
+/*
+ * The m a flow starts with: the configured one when fixed; with the
+ * adaptive policy none until a LOSS_REPORT measures loss.  The draft's
+ * policy chooses m for the measured loss rate, and m = 0 (coded
+ * retransmission alone) while it is too low to need more; before any
+ * report it is unknown, and a guess costs every source of a clean path
+ * its coding (in the lab's emulated guests, a repair of a block of 27
+ * cost about a millisecond of CPU).  The first report comes once the
+ * flow has sent CREM_POLICY_SAMPLE sources, about an SRTT in.
+ */
+static u8 initial_m(const struct crem_csf *csf)
+{
+	return csf->cfg.adaptive ? 0 : csf->cfg.m;
+}
+
 static void hello_acked(struct crem_csf *csf)
 {
 	const struct crem_limits *e = &csf->hello.effective;
@@ -735,11 +750,11 @@ static void hello_acked(struct crem_csf *csf)
 		.epsilon = CREM_PPM(csf->cfg.epsilon_ppm),
 		.srtt_ns = csf->srtt_ns,
 	};
-	crem_policy_init(&csf->policy, &pp, csf->cfg.m);
+	crem_policy_init(&csf->policy, &pp, initial_m(csf));
 	csf->answer_ns = csf->srtt_ns;
 	csf->unheard_ns = 0;
 	csf->state = CREM_CSF_ACTIVE;
-	propose(csf, csf->cfg.m);
+	propose(csf, initial_m(csf));
 }
 
 /* Track the flow's pace: inter-arrival EWMA and PSNs per SRTT. */
@@ -841,7 +856,7 @@ void crem_csf_source(struct crem_csf *csf, const struct crem_roce_pkt *pkt,
 	/* The first configuration applies once acknowledged and reached. */
 	if (csf->state == CREM_CSF_ACTIVE && !csf->param.active.k) {
 		if (csf->param.state == CREM_PARAM_IDLE)
-			propose(csf, csf->cfg.m);
+			propose(csf, initial_m(csf));
 		crem_csf_param_for_block(&csf->param, pkt->psn);
 	}
 	if (csf->state != CREM_CSF_ACTIVE || !csf->param.active.k) {
