@@ -153,7 +153,7 @@ for i in $(seq "$runs"); do
 		rxe_add "$m" /tmp/rxe.before
 		if [ "$CREM_ROLE" = b ]; then
 			echo "# bench $m $i $(grep . "/tmp/bench.$m.$i" || echo -)"
-			[ "$verb" = ib_atomic_bw ] &&
+			[ "$verb" = ib_atomic_bw ] && grep -q . "/tmp/bench.$m.$i" &&
 				awk -v m="$m" -v i="$i" '/BW average/ { getline
 					printf "# bench-ops %s %s %.0f\n", m, i, $5 * 1e6; exit }' \
 					/tmp/perftest.out

@@ -254,9 +254,12 @@ perftest_bw() {
 	awk '/BW average/ {getline; print $4; exit}' /tmp/perftest.out > "$out"
 	[ -s "$out" ] || return 1
 	# perftest times a run by the CPU's cycle counter, which an emulated
-	# CPU now and then gets wrong: a run that completed with an average
-	# of 0 was not measured, and leaves OUT empty (medians skip it).
-	if ! awk '{ exit !($1 > 0) }' "$out"; then
+	# CPU now and then gets wrong: a run that completed with no bandwidth
+	# and no message rate either (a slow run of atomics, 8 bytes each,
+	# shows 0.00 MB/s but its rate) was not measured, and leaves OUT
+	# empty (medians skip it).
+	if ! awk '/BW average/ { getline; exit !($4 > 0 || $5 > 0) }' \
+		/tmp/perftest.out; then
 		echo "# $tool completed but measured no bandwidth: $(awk '/BW average/ { getline; print; exit }' /tmp/perftest.out); not measured"
 		: > "$out"
 	fi
