@@ -171,6 +171,28 @@ static u8 block_fate(const struct crem_crf_slot *s)
 	return FATE_BLOCK;
 }
 
+static struct crem_crf_pin *pin_of(struct crem_crf *crf, u32 psn);
+
+/*
+ * A miss no block explains leaves the window (m = 0: no REPAIR came to
+ * explain it; or a READ response's position).  Under a range request's
+ * pin its answer may still restore it, the window being shorter than a
+ * round trip: it waits there (pin_restored(), pin_free()).  Otherwise
+ * it is counted as unconfirmed now.
+ */
+static void unconfirmed(struct crem_crf *crf, u32 psn)
+{
+	struct crem_crf_pin *pin = crf->npins ? pin_of(crf, psn) : NULL;
+	u32 off;
+
+	if (!pin) {
+		crf->stats.v[CREM_FS_MISSES_UNCONFIRMED]++;
+		return;
+	}
+	off = crem_psn_offset(psn, pin->start);
+	pin->unconfirmed[off / 8] |= 1u << (off % 8);
+}
+
 /*
  * Count the end of @q's source if it was lost: restored in time or late,
  * else left to the RDMA transport, under the furthest step crem took for
@@ -204,7 +226,7 @@ static void loss_final(struct crem_crf *crf, struct crem_crf_pos *q)
 		}
 	}
 	if (!came && !(f & (FATE_BLOCK | FATE_RESTORED | FATE_RESTORED_LATE))) {
-		crf->stats.v[CREM_FS_MISSES_UNCONFIRMED]++;
+		unconfirmed(crf, q->psn);
 		return;
 	}
 	loss_count(crf, fate_end(f));
@@ -484,8 +506,15 @@ static struct crem_crf_pin *pin_of(struct crem_crf *crf, u32 psn)
 
 static void pin_free(struct crem_crf *crf, struct crem_crf_pin *pin)
 {
-	if (pin->symbols)
+	u32 j;
+
+	if (pin->symbols) {
 		crf->npins--;
+		/* Misses its range request's answer did not restore. */
+		for (j = 0; j < pin->count; j++)
+			if (pin->unconfirmed[j / 8] & 1u << (j % 8))
+				crf->stats.v[CREM_FS_MISSES_UNCONFIRMED]++;
+	}
 	release(crf, pin->symbols, pin->size);
 	memset(pin, 0, sizeof(*pin));
 	while (crf->pins_hi && !crf->pins[crf->pins_hi - 1].symbols)
@@ -598,7 +627,7 @@ static void pin_around(struct crem_crf *crf, u32 gap, u32 count, u64 t)
 			victim = pin;
 	}
 	pin_free(crf, victim);
-	victim->size = (size_t)span * crf->stride + 2 * ((span + 7) / 8);
+	victim->size = (size_t)span * crf->stride + 3 * ((span + 7) / 8);
 	victim->symbols = alloc(crf, victim->size);
 	if (!victim->symbols) {
 		crf->stats.v[CREM_FS_MEMORY_REFUSED]++;
@@ -611,7 +640,8 @@ static void pin_around(struct crem_crf *crf, u32 gap, u32 count, u64 t)
 	victim->count = span;
 	victim->have = victim->symbols + (size_t)span * crf->stride;
 	victim->late = victim->have + (span + 7) / 8;
-	memset(victim->have, 0, 2 * ((span + 7) / 8));
+	victim->unconfirmed = victim->late + (span + 7) / 8;
+	memset(victim->have, 0, 3 * ((span + 7) / 8));
 	victim->start = start;
 	victim->expires_ns = expires;
 	for (j = 0; j < span; j++) {
@@ -833,19 +863,23 @@ static bool missed_within_allowance(const struct crem_crf *crf,
 }
 
 /*
- * A miss no block explained when its window position went (m = 0: no
- * REPAIR came to), restored since by the answer to a range request: the
- * window is shorter than a round trip, and the answer's block is newer
- * than the miss.  Its end was counted then as an unconfirmed miss
- * (loss_final()); it was a loss, and it ends restored.
+ * @psn, restored after its window position went, was a miss waiting in a
+ * pin (unconfirmed()): it was a loss, and it ends restored.
  */
-static void unconfirmed_restored(struct crem_crf *crf, bool late)
+static void pin_restored(struct crem_crf *crf, u32 psn, bool late)
 {
-	if (!crf->stats.v[CREM_FS_MISSES_UNCONFIRMED])
+	struct crem_crf_pin *pin;
+	unsigned int i = 0;
+	u32 off;
+
+	while ((pin = pin_next(crf, psn, &i, &off))) {
+		if (!(pin->unconfirmed[off / 8] & 1u << (off % 8)))
+			continue;
+		pin->unconfirmed[off / 8] &= ~(1u << (off % 8));
+		loss_count(crf, late ? CREM_FS_LOSSES_RESTORED_LATE :
+				       CREM_FS_LOSSES_RESTORED);
 		return;
-	crf->stats.v[CREM_FS_MISSES_UNCONFIRMED]--;
-	loss_count(crf, late ? CREM_FS_LOSSES_RESTORED_LATE :
-			       CREM_FS_LOSSES_RESTORED);
+	}
 }
 
 /*
@@ -914,7 +948,7 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 		if (!s || !loss_later(crf, s, psn, late ?
 				      CREM_FS_LOSSES_RESTORED_LATE :
 				      CREM_FS_LOSSES_RESTORED))
-			unconfirmed_restored(crf, late);
+			pin_restored(crf, psn, late);
 	}
 	if (crf->npins)
 		pin_store(crf, psn, sym + 2, len);
@@ -1094,17 +1128,30 @@ static bool not_yet_missed(const struct crem_crf *crf, u32 psn)
 }
 
 /*
- * Deliver what @s restored ahead of its originals (@s->overtaken): each
- * one a later PSN has passed by now, or with @all every one (the
- * allowance ran out, and no original came).  A copy is never delivered
- * while its original may still come: the RDMA receiver would get the
- * packet twice, and it executes a second READ or atomic request again
- * (for a READ, every response resent).  An original here meanwhile makes
- * its copy needless; a copy that fails its ICRC is missing again, for the
- * slot's requests.
+ * Did the original of @psn arrive without its symbol being kept (no
+ * memory for it, or too long)?  Its window position says so.
  */
-static void deliver_overtaken(struct crem_crf *crf, struct crem_crf_slot *s,
-			      bool all)
+static bool came_unstored(struct crem_crf *crf, u32 psn)
+{
+	const struct crem_crf_pos *p = pos_of(crf, psn);
+
+	return p->psn == psn && p->state == CREM_POS_RECEIVED;
+}
+
+/*
+ * Deliver what @s restored ahead of its originals (@s->overtaken): each
+ * one before @before, the PSN that misses it, or with @all every one (the
+ * allowance ran out, and no original came).  A copy does not go while
+ * nothing has missed its original: the RDMA receiver would get the
+ * packet twice, and executes a second READ request again (every response
+ * resent).  (An original that a later PSN overtook, reordered, still
+ * gets its copy at once, as a loss would.)  An original here meanwhile
+ * makes its copy needless; a copy that fails its ICRC is missing again,
+ * for the slot's requests.
+ */
+static void deliver_overtaken_before(struct crem_crf *crf,
+				     struct crem_crf_slot *s, u32 before,
+				     bool all)
 {
 	struct crem_fec_set todo = s->overtaken;
 	struct crem_crf_block *b = s->block;
@@ -1117,16 +1164,56 @@ static void deliver_overtaken(struct crem_crf *crf, struct crem_crf_slot *s,
 
 		/* A delivery below may have settled @s, or taken @j. */
 		if (s->block != b || !crem_set_has(&s->overtaken, j) ||
-		    (!all && not_yet_missed(crf, psn)))
+		    (!all && !crem_psn_before(psn, before)))
 			continue;
 		crem_set_del(&s->overtaken, j);
-		if (arrived_late(crf, psn) || source_of(crf, psn))
+		if (arrived_late(crf, psn) || source_of(crf, psn) ||
+		    came_unstored(crf, psn))
 			continue;
 		if (deliver(crf, psn, crem_crf_block_symbol(b, j), b->stride)) {
 			crem_set_del(&b->held, j);
 			crem_set_del(&b->restored, j);
 			b->nr_repairs = 0;
 		}
+	}
+}
+
+/* Deliver what @s restored ahead of its originals that a later PSN missed. */
+static void deliver_overtaken(struct crem_crf *crf, struct crem_crf_slot *s,
+			      bool all)
+{
+	if (all || crf->have_frontier)
+		deliver_overtaken_before(crf, s, crf->frontier, all);
+}
+
+/*
+ * The copies restored ahead of their originals, of every open slot, that
+ * the packet at @psn misses: oldest slot first, so that they go in PSN
+ * order and before it.
+ */
+static void deliver_missed_overtaken(struct crem_crf *crf, u32 psn)
+{
+	unsigned int i, round;
+
+	for (round = 0; round < crf->cfg.max_open_blocks; round++) {
+		struct crem_crf_slot *first = NULL;
+
+		for (i = 0; i < crf->cfg.max_open_blocks; i++) {
+			struct crem_crf_slot *s = &crf->slots[i];
+
+			if (s->state != CREM_SLOT_OPEN || s->busy || !s->block ||
+			    !crem_set_count(&s->overtaken) ||
+			    !crem_psn_before(s->start, psn))
+				continue;
+			if (!first || crem_psn_before(s->start, first->start))
+				first = s;
+		}
+		if (!first)
+			return;
+		deliver_overtaken_before(crf, first, psn, false);
+		/* What is left of it is not before @psn. */
+		if (crem_set_count(&first->overtaken))
+			return;
 	}
 }
 
@@ -1145,6 +1232,12 @@ static bool settle_if_complete(struct crem_crf *crf, struct crem_crf_slot *s,
 	deliver_overtaken(crf, s, false);
 	if (crem_set_count(&s->overtaken))
 		return false;
+	/* A copy that failed its ICRC is missing again. */
+	if (s->block) {
+		*missing = crem_crf_block_missing(s->block);
+		if (crem_set_count(missing))
+			return false;
+	}
 	settle(crf, s, CREM_SLOT_DONE);
 	return true;
 }
@@ -1278,6 +1371,22 @@ void crem_crf_decode_finish(struct crem_crf *crf, struct crem_crf_decode *job)
 		if (deliver(crf, psn, crem_crf_block_symbol(b, j), b->stride))
 			crem_set_add(&bad, j);
 	}
+	/* Positions missed while the block was out go now, in order. */
+	deliver_overtaken(crf, s, false);
+	if (!crem_set_count(&bad) && !crem_set_count(&s->overtaken)) {
+		settle(crf, s, CREM_SLOT_DONE);
+		goto out;
+	}
+	if (crem_set_count(&bad)) {
+		/* Corrupt restores are not delivered: ask for the sources. */
+		crem_set_for_each(j, &bad) {
+			crem_set_del(&b->held, j);
+			crem_set_del(&b->restored, j);
+		}
+		/* The repairs that produced them cannot be trusted either. */
+		b->nr_repairs = 0;
+		send_fallback(crf, s, &bad);
+	}
 	if (crem_set_count(&s->overtaken)) {
 		/* The originals have the allowance to come (slot_step()). */
 		u64 due = now(crf) + reorder_ns(crf);
@@ -1287,19 +1396,6 @@ void crem_crf_decode_finish(struct crem_crf *crf, struct crem_crf_decode *job)
 			arm_at(crf, due);
 		}
 	}
-	if (!crem_set_count(&bad)) {
-		if (!crem_set_count(&s->overtaken))
-			settle(crf, s, CREM_SLOT_DONE);
-		goto out;
-	}
-	/* Corrupt restores are not delivered: ask for the sources. */
-	crem_set_for_each(j, &bad) {
-		crem_set_del(&b->held, j);
-		crem_set_del(&b->restored, j);
-	}
-	/* The repairs that produced them cannot be trusted either. */
-	b->nr_repairs = 0;
-	send_fallback(crf, s, &bad);
 out:
 	/* The held packets behind what it restored may go on now. */
 	hold_expired(crf, now(crf));
@@ -1633,6 +1729,16 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 	/* A late or retransmitted packet: counted when it was missed. */
 	if (!crem_psn_after(end, crf->frontier))
 		return;
+	/*
+	 * Copies restored ahead of what this packet misses go first, and
+	 * count as arrived: a READ request's covers its responses' positions,
+	 * which are not to count as missed (cover()).
+	 */
+	if (crf->nopen) {
+		deliver_missed_overtaken(crf, psn);
+		if (!crem_psn_after(end, crf->frontier))
+			return;
+	}
 	p = crf->frontier;
 	/*
 	 * Only the PSNs of the jump whose positions the packet and its span
@@ -1678,9 +1784,6 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++) {
 		struct crem_crf_slot *s = &crf->slots[i];
 
-		/* Copies restored ahead of what this packet now missed. */
-		if (s->state == CREM_SLOT_OPEN && crem_set_count(&s->overtaken))
-			deliver_overtaken(crf, s, false);
 
 		if (s->state == CREM_SLOT_OPEN &&
 		    !crem_psn_before(psn, crem_psn_add(s->start, s->k)))

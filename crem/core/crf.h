@@ -116,6 +116,7 @@ struct crem_crf_pin {
 	u8 *symbols;		/* count symbols, then the bitmaps below */
 	u8 *have;		/* sources kept (as coded) */
 	u8 *late;		/* arrived late: not as coded */
+	u8 *unconfirmed;	/* missed, window position gone, unanswered */
 	size_t size;
 };
 

@@ -119,27 +119,33 @@ static void pop_oldest(struct crem_csf *csf, bool acked)
  * How long a closed block's sources stay of use: the CRF asks for them
  * within its request rounds, the allowance and then two rounds and a
  * fallback a retry (an SRTT and a quarter, and the allowance) apart,
- * under four SRTTs and four allowances after the block reached it; kept
- * for twice that and more.  Blocks the RDMA transport never acknowledges
- * (READ responses carry no ACK back to their sender) are given up then,
- * not only when the ring is full: what the CSF keeps follows the
+ * under four SRTTs and four allowances after the block reached it (a
+ * range request for a block whose REPAIRs were all lost comes up to
+ * three tries earlier, each as far apart).  A block is kept for sixteen
+ * SRTTs and as many allowances, and given up at the earliest an eighth
+ * of that before.  Blocks the RDMA transport never acknowledges (READ
+ * responses carry no ACK back to their sender) are given up then, not
+ * only when the ring is full: what the CSF keeps follows the
  * bandwidth-delay product, as the draft's Operational Considerations
  * say, and not max_blocks at any rate.
  */
 static u64 keep_ns(const struct crem_csf *csf)
 {
-	return 10 * csf->srtt_ns + 8 * csf->cfg.reorder_ns;
+	return 16 * (csf->srtt_ns + crem_flow_reorder_ns(&csf->cfg,
+							 hold_ns(csf)));
 }
 
 /*
  * Give up the closed blocks kept past keep_ns(), oldest first, and those
  * due within an eighth of it (a timer a block would cost more than the
- * memory); arm_flow() sets the timer for the next.
+ * memory); arm_flow() sets the timer for the next, by the value of
+ * keep_ns() this computed (it changes with the SRTT and the pace).
  */
 static void expire_blocks(struct crem_csf *csf, u64 t)
 {
 	u64 keep = keep_ns(csf);
 
+	csf->keep_ns = keep;
 	while (csf->count > (csf->open ? 1u : 0u) &&
 	       slot_at(csf, 0)->closed_ns + keep <= t + keep / 8)
 		pop_oldest(csf, false);
@@ -572,7 +578,7 @@ static void arm_flow(struct crem_csf *csf)
 		d = min_u64(d, csf->last_activity_ns + csf->cfg.idle_ns);
 		if (csf->count > (csf->open ? 1u : 0u))
 			d = min_u64(d, slot_at(csf, 0)->closed_ns +
-				       keep_ns(csf));
+				       csf->keep_ns);
 		break;
 	case CREM_CSF_UNPROTECTED:
 		d = unprotected_end(csf);
@@ -608,6 +614,7 @@ int crem_csf_start(struct crem_csf *csf, const struct crem_env *env,
 	csf->ring = ring;
 	memset(ring, 0, cfg->max_blocks * sizeof(*ring));
 	csf->srtt_ns = cfg->initial_rtt_ns;
+	csf->keep_ns = 16 * (cfg->initial_rtt_ns + cfg->reorder_ns);
 	csf->next_psn = next_psn & CREM_PSN_MASK;
 	csf->first_psn = csf->next_psn;
 	csf->msg_size = CREM_REPAIR_MAX_HDR + cfg->limits.max_t;

@@ -84,6 +84,7 @@ struct crem_csf {
 	struct crem_csf_slot *ring;
 	u16 first, count;
 	bool open;			/* the newest block is still open */
+	u64 keep_ns;			/* closed blocks kept (csf.c) */
 	u32 next_psn;			/* one past the newest PSN seen */
 	u32 acked_psn;			/* RDMA acknowledged through this */
 	bool have_ack;			/* else: none yet, from first_psn */

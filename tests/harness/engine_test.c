@@ -303,11 +303,50 @@ static void reordering_is_not_loss(struct kunit *test)
 }
 
 /*
+ * Loss first, then none on the same reordering path: m rises for the
+ * loss, and once it has ended comes back down to 0, rather than being
+ * kept up by the reordering (the lossless half counts no loss).
+ */
+static void redundancy_falls_when_loss_ends_despite_reordering(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	u64 lost_before;
+	u8 raised;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 8;
+	par.csf_cfg.adaptive = true;
+	par.crf_cfg = par.csf_cfg;
+	par.data.reorder = 0.05;
+	par.data.reorder_ns = par.crf_cfg.reorder_ns / 2;
+	par.data.loss = (struct crem_sim_loss){
+		.kind = CREM_SIM_LOSS_IID, .p = 0.02,
+	};
+	p = new_pair(test, &par);
+	crem_pair_send(p, 8000, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+	raised = p->csf.policy.m;
+	KUNIT_EXPECT_GT(test, raised, 0);
+	p->par.data.loss = (struct crem_sim_loss){ .kind = CREM_SIM_LOSS_NONE };
+	lost_before = p->par.data.dropped;
+	crem_pair_send(p, 80000, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 1700 * MS);
+	KUNIT_EXPECT_EQ(test, p->par.data.dropped, lost_before);
+	KUNIT_EXPECT_EQ(test, p->csf.policy.m, 0);
+	KUNIT_EXPECT_EQ(test, p->csf.param.active.m, 0);
+	KUNIT_EXPECT_EQ(test, p->delivered, 88000);
+	/* Reordered originals are not losses: only the dropped ones are. */
+	KUNIT_EXPECT_LE(test, crf_stat(p, CREM_FS_LOSSES), p->par.data.dropped);
+	end_pair(test, p);
+}
+
+/*
  * Every source late by half the allowance, the REPAIRs not: each block's
  * REPAIRs overtake its last sources, and the block decodes before they
  * come.  Nothing was lost and nothing after them has come, so nothing may
  * be delivered in their place: the RDMA receiver would get each packet
- * twice, and it executes a duplicate READ or atomic request again.  The
+ * twice, and it executes a duplicate READ request again.  The
  * originals are delivered, once each.
  */
 static void overtaken_sources_not_delivered_twice(struct kunit *test)
@@ -330,6 +369,8 @@ static void overtaken_sources_not_delivered_twice(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->duplicates, 0);
 	KUNIT_EXPECT_EQ(test, p->restored, 0);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_RESTORED), 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_LOSSES), 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_SOURCES_LATE), 0);
 	end_pair(test, p);
 }
 
@@ -371,9 +412,10 @@ static void overtaken_lost_tail_delivered_after_allowance(struct kunit *test)
  * Sources nobody acknowledges, as READ responses are (their requester
  * sends no ACK): a packet a millisecond for a second over a 10 ms round
  * trip, every ACK lost and none resent.  The CSF gives its blocks up once
- * the CRF can no longer ask for them, a little over ten round trips after
- * they closed, and keeps about that much: a few dozen blocks, not the
- * whole ring of max_blocks.  A loss inside that time is still answered.
+ * the CRF can no longer ask for them, sixteen round trips and allowances
+ * after they closed, and keeps about that much: a few dozen blocks, not
+ * the whole ring of max_blocks.  A loss inside that time is still
+ * answered.
  */
 static void unacknowledged_blocks_expire(struct kunit *test)
 {
@@ -391,7 +433,8 @@ static void unacknowledged_blocks_expire(struct kunit *test)
 	drop_from_next(p, &d);
 	crem_pair_send(p, 1000, 1 * MS);
 	crem_pair_run(p, p->sim.now_ns + 500 * MS);
-	keep = 10 * p->csf.srtt_ns + 8 * par.csf_cfg.reorder_ns;
+	keep = p->csf.keep_ns;
+	KUNIT_EXPECT_GE(test, keep, 16 * p->csf.srtt_ns);
 	/* Blocks of k = 4 close every 4 ms: the kept time's worth, and some. */
 	KUNIT_EXPECT_LE(test, p->csf.count,
 			crem_div64(keep + keep / 8, 4 * MS) + 2);
@@ -2609,6 +2652,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(clean_path),
 	KUNIT_CASE(first_configuration_protects_at_once),
 	KUNIT_CASE(reordering_is_not_loss),
+	KUNIT_CASE(redundancy_falls_when_loss_ends_despite_reordering),
 	KUNIT_CASE(overtaken_sources_not_delivered_twice),
 	KUNIT_CASE(overtaken_lost_tail_delivered_after_allowance),
 	KUNIT_CASE(unacknowledged_blocks_expire),
