@@ -1128,17 +1128,6 @@ static bool not_yet_missed(const struct crem_crf *crf, u32 psn)
 }
 
 /*
- * Did the original of @psn arrive without its symbol being kept (no
- * memory for it, or too long)?  Its window position says so.
- */
-static bool came_unstored(struct crem_crf *crf, u32 psn)
-{
-	const struct crem_crf_pos *p = pos_of(crf, psn);
-
-	return p->psn == psn && p->state == CREM_POS_RECEIVED;
-}
-
-/*
  * Deliver what @s restored ahead of its originals (@s->overtaken): each
  * one before @before, the PSN that misses it, or with @all every one (the
  * allowance ran out, and no original came).  A copy does not go while
@@ -1167,8 +1156,7 @@ static void deliver_overtaken_before(struct crem_crf *crf,
 		    (!all && !crem_psn_before(psn, before)))
 			continue;
 		crem_set_del(&s->overtaken, j);
-		if (arrived_late(crf, psn) || source_of(crf, psn) ||
-		    came_unstored(crf, psn))
+		if (arrived_late(crf, psn) || source_of(crf, psn))
 			continue;
 		if (deliver(crf, psn, crem_crf_block_symbol(b, j), b->stride)) {
 			crem_set_del(&b->held, j);
@@ -1373,28 +1361,37 @@ void crem_crf_decode_finish(struct crem_crf *crf, struct crem_crf_decode *job)
 	}
 	/* Positions missed while the block was out go now, in order. */
 	deliver_overtaken(crf, s, false);
-	if (!crem_set_count(&bad) && !crem_set_count(&s->overtaken)) {
-		settle(crf, s, CREM_SLOT_DONE);
-		goto out;
-	}
 	if (crem_set_count(&bad)) {
 		/* Corrupt restores are not delivered: ask for the sources. */
 		crem_set_for_each(j, &bad) {
 			crem_set_del(&b->held, j);
 			crem_set_del(&b->restored, j);
 		}
-		/* The repairs that produced them cannot be trusted either. */
+		/*
+		 * The repairs that produced them cannot be trusted either.
+		 * Copies waiting go when missed, or at the fallback's
+		 * deadline (slot_step()).
+		 */
 		b->nr_repairs = 0;
 		send_fallback(crf, s, &bad);
+		goto out;
 	}
-	if (crem_set_count(&s->overtaken)) {
-		/* The originals have the allowance to come (slot_step()). */
-		u64 due = now(crf) + reorder_ns(crf);
+	if (!crem_set_count(&s->overtaken)) {
+		struct crem_fec_set missing = crem_crf_block_missing(b);
 
-		if (due < s->deadline_ns) {
-			s->deadline_ns = due;
-			arm_at(crf, due);
+		if (!crem_set_count(&missing)) {
+			settle(crf, s, CREM_SLOT_DONE);
+			goto out;
 		}
+		/* A copy failed its ICRC: the slot's requests ask for it. */
+	}
+	/*
+	 * The originals of waiting copies have the allowance to come, and a
+	 * source missing again is asked for then (slot_step()).
+	 */
+	if (now(crf) + reorder_ns(crf) < s->deadline_ns) {
+		s->deadline_ns = now(crf) + reorder_ns(crf);
+		arm_at(crf, s->deadline_ns);
 	}
 out:
 	/* The held packets behind what it restored may go on now. */
@@ -1969,6 +1966,9 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	p->held = false;
 	p->gap = 0;
 	p->late = late;
+	/* A copy restored ahead of it and waiting is needless now. */
+	if (s && crem_psn_in_range(psn, s->start, s->k))
+		crem_set_del(&s->overtaken, crem_psn_offset(psn, s->start));
 	/* Late: the RDMA transport's resend of a lost one; else not lost. */
 	if (!late || (absent && !uncoded))
 		p->fate = 0;
