@@ -1119,6 +1119,17 @@ static int ensure_block(struct crem_crf *crf, struct crem_crf_slot *s)
 }
 
 /*
+ * Position @j of @b was restored but failed its ICRC: it is missing
+ * again, and the repairs that produced it cannot be trusted either.
+ */
+static void restore_failed(struct crem_crf_block *b, unsigned int j)
+{
+	crem_set_del(&b->held, j);
+	crem_set_del(&b->restored, j);
+	b->nr_repairs = 0;
+}
+
+/*
  * Has no packet after @psn come yet?  Then a REPAIR that lets @psn be
  * restored overtook its original, which is most likely on its way.
  */
@@ -1158,11 +1169,8 @@ static void deliver_overtaken_before(struct crem_crf *crf,
 		crem_set_del(&s->overtaken, j);
 		if (arrived_late(crf, psn) || source_of(crf, psn))
 			continue;
-		if (deliver(crf, psn, crem_crf_block_symbol(b, j), b->stride)) {
-			crem_set_del(&b->held, j);
-			crem_set_del(&b->restored, j);
-			b->nr_repairs = 0;
-		}
+		if (deliver(crf, psn, crem_crf_block_symbol(b, j), b->stride))
+			restore_failed(b, j);
 	}
 }
 
@@ -1362,17 +1370,13 @@ void crem_crf_decode_finish(struct crem_crf *crf, struct crem_crf_decode *job)
 	/* Positions missed while the block was out go now, in order. */
 	deliver_overtaken(crf, s, false);
 	if (crem_set_count(&bad)) {
-		/* Corrupt restores are not delivered: ask for the sources. */
-		crem_set_for_each(j, &bad) {
-			crem_set_del(&b->held, j);
-			crem_set_del(&b->restored, j);
-		}
 		/*
-		 * The repairs that produced them cannot be trusted either.
+		 * Corrupt restores are not delivered: ask for the sources.
 		 * Copies waiting go when missed, or at the fallback's
 		 * deadline (slot_step()).
 		 */
-		b->nr_repairs = 0;
+		crem_set_for_each(j, &bad)
+			restore_failed(b, j);
 		send_fallback(crf, s, &bad);
 		goto out;
 	}
@@ -1780,7 +1784,6 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 	/* Every block that ends at or before the new frontier is due. */
 	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++) {
 		struct crem_crf_slot *s = &crf->slots[i];
-
 
 		if (s->state == CREM_SLOT_OPEN &&
 		    !crem_psn_before(psn, crem_psn_add(s->start, s->k)))

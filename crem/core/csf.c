@@ -115,6 +115,12 @@ static void pop_oldest(struct crem_csf *csf, bool acked)
 	csf->count--;
 }
 
+/* Are closed blocks kept (the newest may still be open)? */
+static bool any_closed(const struct crem_csf *csf)
+{
+	return csf->count > (csf->open ? 1u : 0u);
+}
+
 /*
  * How long a closed block's sources stay of use: the CRF asks for them
  * within its request rounds, the allowance and then two rounds and a
@@ -146,7 +152,7 @@ static void expire_blocks(struct crem_csf *csf, u64 t)
 	u64 keep = keep_ns(csf);
 
 	csf->keep_ns = keep;
-	while (csf->count > (csf->open ? 1u : 0u) &&
+	while (any_closed(csf) &&
 	       slot_at(csf, 0)->closed_ns + keep <= t + keep / 8)
 		pop_oldest(csf, false);
 }
@@ -576,7 +582,7 @@ static void arm_flow(struct crem_csf *csf)
 		if (may_probe(csf))
 			d = min_u64(d, csf->unheard_ns + silence_ns(csf));
 		d = min_u64(d, csf->last_activity_ns + csf->cfg.idle_ns);
-		if (csf->count > (csf->open ? 1u : 0u))
+		if (any_closed(csf))
 			d = min_u64(d, slot_at(csf, 0)->closed_ns +
 				       csf->keep_ns);
 		break;

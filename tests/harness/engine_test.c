@@ -271,6 +271,20 @@ static void first_configuration_protects_at_once(struct kunit *test)
 }
 
 /*
+ * Adaptive k = 8 flows over a data path that delays one packet in 20 by
+ * half the CRF's reordering allowance.
+ */
+static void reordering_params(struct crem_pair_params *par)
+{
+	crem_pair_params_default(par);
+	par->csf_cfg.k = 8;
+	par->csf_cfg.adaptive = true;
+	par->crf_cfg = par->csf_cfg;
+	par->data.reorder = 0.05;
+	par->data.reorder_ns = par->crf_cfg.reorder_ns / 2;
+}
+
+/*
  * A lossless path that reorders a little, within the CRF's allowance.
  * The adaptive policy starts a flow at m = 0 (no loss measured yet), and
  * nothing was lost, so it must stay there rather than raise redundancy
@@ -283,12 +297,7 @@ static void reordering_is_not_loss(struct kunit *test)
 	struct crem_pair_params par;
 	struct crem_pair *p;
 
-	crem_pair_params_default(&par);
-	par.csf_cfg.k = 8;
-	par.csf_cfg.adaptive = true;
-	par.crf_cfg = par.csf_cfg;
-	par.data.reorder = 0.05;
-	par.data.reorder_ns = par.crf_cfg.reorder_ns / 2;
+	reordering_params(&par);
 	p = new_pair(test, &par);
 	crem_pair_send(p, 8000, 20 * US);
 	crem_pair_run(p, p->sim.now_ns + 300 * MS);
@@ -314,12 +323,7 @@ static void redundancy_falls_when_loss_ends_despite_reordering(struct kunit *tes
 	u64 lost_before;
 	u8 raised;
 
-	crem_pair_params_default(&par);
-	par.csf_cfg.k = 8;
-	par.csf_cfg.adaptive = true;
-	par.crf_cfg = par.csf_cfg;
-	par.data.reorder = 0.05;
-	par.data.reorder_ns = par.crf_cfg.reorder_ns / 2;
+	reordering_params(&par);
 	par.data.loss = (struct crem_sim_loss){
 		.kind = CREM_SIM_LOSS_IID, .p = 0.02,
 	};
