@@ -106,16 +106,8 @@ netem_dropped() {
 			sub(/,/, "", $(i + 1)); print $(i + 1) + 0; exit } }'
 }
 
-# rxe_counts: rxe0's counters as "name value" lines.
-rxe_counts() {
-	local f
-	for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
-		[ -r "$f" ] && echo "$(basename "$f") $(cat "$f")"
-	done
-}
-
 # rxe_add MODE BEFORE: adds what rxe0 counted since BEFORE (a file of
-# rxe_counts) to the mode's totals, /tmp/rxe.MODE.
+# rxe_counts, guest.sh) to the mode's totals, /tmp/rxe.MODE.
 rxe_add() {
 	rxe_counts | awk -v before="$2" -v total="/tmp/rxe.$1" '
 		BEGIN { while ((getline l < before) > 0) { split(l, f, " "); b[f[1]] = f[2] }

@@ -218,7 +218,7 @@ perftest_why() {
 # caller gives none.  B connects again only while A's server is not
 # listening yet; a run that fails otherwise fails.
 perftest_bw() {
-	local tool=$1 out=$2 gid deadline rc
+	local tool=$1 out=$2 gid deadline rc result
 	shift 2
 	# A layer's QP timeout (perftest's -u), unless the caller sets one.
 	case " $* " in
@@ -251,16 +251,19 @@ perftest_bw() {
 		sleep 0.2
 	done
 	# The line after the header holds: bytes iterations peak average rate.
-	awk '/BW average/ {getline; print $4; exit}' /tmp/perftest.out > "$out"
-	[ -s "$out" ] || return 1
+	result=$(awk '/BW average/ { getline; print; exit }' /tmp/perftest.out)
+	if [ -z "$result" ]; then
+		: > "$out"
+		return 1
+	fi
+	echo "$result" | awk '{ print $4 }' > "$out"
 	# perftest times a run by the CPU's cycle counter, which an emulated
 	# CPU now and then gets wrong: a run that completed with no bandwidth
 	# and no message rate either (a slow run of atomics, 8 bytes each,
 	# shows 0.00 MB/s but its rate) was not measured, and leaves OUT
 	# empty (medians skip it).
-	if ! awk '/BW average/ { getline; exit !($4 > 0 || $5 > 0) }' \
-		/tmp/perftest.out; then
-		echo "# $tool completed but measured no bandwidth: $(awk '/BW average/ { getline; print; exit }' /tmp/perftest.out); not measured"
+	if ! echo "$result" | awk '{ exit !($4 > 0 || $5 > 0) }'; then
+		echo "# $tool completed but measured no bandwidth: $result; not measured"
 		: > "$out"
 	fi
 }
@@ -401,15 +404,20 @@ ktap_transfer() {
 # rxe_diag: rxe's QPs and its counters that are not zero, for a transfer
 # that failed or hung (what state its QPs were left in).
 rxe_diag() {
-	local f
 	rdma res show qp 2>/dev/null | sed 's/^/# rxe qp: /' | head -n 20
 	{
-		for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
-			[ -r "$f" ] && [ "$(cat "$f")" != 0 ] &&
-				echo "$(basename "$f") $(cat "$f")"
-		done | tr '\n' ' '
+		rxe_counts | awk '$2 != 0' | tr '\n' ' '
 		echo
 	} | fold -s -w 160 | sed 's/^/# rxe: /'
+}
+
+# rxe_counts: rxe0's counters as "name value" lines.
+rxe_counts() {
+	local f
+	for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
+		[ -r "$f" ] && echo "$(basename "$f") $(cat "$f")"
+	done
+	return 0
 }
 
 # ktap_other_verbs SUFFIX: one result each for RDMA READ, SEND and atomics
