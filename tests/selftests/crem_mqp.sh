@@ -8,7 +8,9 @@
 # complete.  make check runs 8 QPs (CREM_MQP_QPS, default 8) twice each
 # (CREM_MQP_RUNS, default 2); on the debug kernel 2 QPs once (see
 # tests/check.sh); make mqp runs 8 and 32 QPs twenty times each.  rxe's
-# error counters show what a failure was.
+# error counters show what a failure was.  CREM_MQP_TOOLS and
+# CREM_MQP_LOSSES (comma lists) narrow the loop to some verbs and losses,
+# to reproduce one case many times.
 #
 # With CREM_MQP_RATIO=1 (make mqp) it then measures, in the same boot,
 # 8 QPs at 0 % and 0.1 % loss, crem off and on interleaved three times
@@ -30,7 +32,8 @@
 require_tool ib_write_bw ib_read_bw ib_send_bw "$TC" jq
 runs=${CREM_MQP_RUNS:-2}
 qps=$(echo "${CREM_MQP_QPS:-8}" | tr , " ")
-tools="ib_write_bw ib_read_bw ib_send_bw"
+tools=$(echo "${CREM_MQP_TOOLS:-ib_write_bw,ib_read_bw,ib_send_bw}" | tr , " ")
+losses=$(echo "${CREM_MQP_LOSSES:-0,1}" | tr , " ")
 # The lab's debug kernel (6.1.192) has two faults of rxe's own, both seen
 # with crem loaded but not configured:
 #  - rxe_mr_copy() reads a map pointer past the end of a memory region of
@@ -46,17 +49,18 @@ case $(uname -r) in
 *-crem-debug)
 	debug=1
 	size=32768
-	tools="ib_write_bw ib_read_bw"
+	tools=$(echo "$tools" | sed 's/ *ib_send_bw//')
 	;;
 esac
 hw=/sys/class/infiniband/rxe0/ports/1/hw_counters
 timer=${CREM_MQP_TIMEOUT:+-u $CREM_MQP_TIMEOUT}
-nratio=0
-[ "${CREM_MQP_RATIO:-0}" = 1 ] && [ "${CREM_MQP_CREM:-1}" != 0 ] && nratio=6
 set -- $qps
 ntools=$(echo $tools | wc -w)
-ktap_plan $((1 + 2 * ntools * $# + nratio + 3))
-[ "$ntools" = 3 ] ||
+nratio=0
+[ "${CREM_MQP_RATIO:-0}" = 1 ] && [ "${CREM_MQP_CREM:-1}" != 0 ] &&
+	nratio=$((2 * ntools))
+ktap_plan $((1 + $(echo $losses | wc -w) * ntools * $# + nratio + 3))
+[ "$debug" = 0 ] ||
 	ktap_diag "ib_send_bw left out: rxe alone runs out of memory on $(uname -r)"
 
 # The emulated link queues a bandwidth-delay product's worth: netem's
@@ -99,7 +103,7 @@ rm -f /tmp/mem_stop
 done) &
 sampler=$!
 
-for pct in 0 1; do
+for pct in $losses; do
 	loss "$pct"
 	for tool in $tools; do
 		for q in $qps; do
