@@ -11,6 +11,7 @@
 #include "flowtable.h"
 #include "netlink/genl.h"
 #include "netns.h"
+#include "path.h"
 #include "reinject.h"
 
 struct workqueue_struct *crem_wq;
@@ -253,6 +254,16 @@ static void flow_decode_small(struct crem_flow *flow)
 	crem_scratch_put(scratch);
 }
 
+/* A sender flow's estimate of its path, for the next flows to its peer. */
+static void note_path(struct crem_flow *flow)
+{
+	struct crem_path_estimate est;
+
+	if (crem_csf_path_estimate(&flow->csf, &est))
+		crem_path_note(&flow->cn->paths, flow->peer_af, flow->peer,
+			       &est);
+}
+
 /*
  * Message @m, from the datagram whose control block is @cb, through the
  * engine.  Context: under the flow's lock, the flow not dead.  Return:
@@ -273,6 +284,8 @@ static bool flow_engine_call(struct crem_flow *flow, const struct crem_msg *m,
 			WRITE_ONCE(flow->flow_id, flow->csf.flow_id);
 			*hashed = true;
 		}
+		if (m->type == CREM_MSG_LOSS_REPORT)
+			note_path(flow);
 	} else {
 		/* A HELLO here has the flow's nonce (receive.c). */
 		crem_crf_receive(&flow->crf, m, cb->ce);
@@ -588,6 +601,7 @@ struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
 	struct crem_flow_desc desc = {
 		.af = key->af, .dest_qp = key->qp, .rdma_mtu = rdma_mtu,
 	};
+	struct crem_path_estimate prior;
 	struct crem_flow *flow;
 	int err;
 
@@ -611,8 +625,11 @@ struct crem_flow *crem_flow_new_csf(struct crem_net *cn,
 					  &cfg->eng, &desc, psn, flow->ring) :
 			   -ENOMEM;
 	flow->engine_up = !err;
-	if (!err)
+	if (!err) {
 		crem_flow_note_ack_range(flow);
+		if (crem_path_recall(&cn->paths, peer_af, peer, &prior))
+			crem_csf_set_prior(&flow->csf, &prior);
+	}
 	spin_unlock_bh(&flow->lock);
 	if (err || !crem_flowtable_publish(cn, flow, cfg->max_flows)) {
 		flow_discard(flow);

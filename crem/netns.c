@@ -257,6 +257,7 @@ static int __net_init crem_net_init(struct net *net)
 	atomic_set(&cn->flows_alive, 0);
 	spin_lock_init(&cn->pool_lock);
 	spin_lock_init(&cn->admit_lock);
+	crem_paths_init(&cn->paths);
 	crem_admit_init(&cn->hello_admit, get_random_u64(), 64);
 	crem_admit_init(&cn->peer_hello_admit, get_random_u64(), 128);
 	crem_admit_init(&cn->close_admit, get_random_u64(), 128);

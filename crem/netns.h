@@ -20,6 +20,7 @@
 #include <net/net_namespace.h>
 
 #include "config.h"
+#include "path.h"
 #include "core/admit.h"
 #include "core/engine.h"
 #include "socket.h"
@@ -97,6 +98,7 @@ struct crem_pool_buf {
  * @peer_close_admit: the same to configured peers, apart so that a flood
  *	of spoofed strangers' messages cannot spend their meters
  * @close_tat: CLOSEs to strangers, all addresses together
+ * @paths: what the sender flows measured of each peer's path (path.c)
  */
 struct crem_net {
 	struct net *net;
@@ -137,6 +139,8 @@ struct crem_net {
 	struct crem_admit close_admit;
 	struct crem_admit peer_close_admit;
 	u64 close_tat;
+
+	struct crem_paths paths;
 };
 
 int crem_netns_init(void);

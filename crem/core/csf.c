@@ -724,17 +724,34 @@ static void propose(struct crem_csf *csf, u8 m)
 
 /*
  * The m a flow starts with: the configured one when fixed; with the
- * adaptive policy none until a LOSS_REPORT measures loss.  The draft's
- * policy chooses m for the measured loss rate, and m = 0 (coded
- * retransmission alone) while it is too low to need more; before any
- * report it is unknown, and a guess costs every source of a clean path
- * its coding (in the lab's emulated guests, a repair of a block of 27
- * cost about a millisecond of CPU).  The first report comes once the
- * flow has sent CREM_POLICY_SAMPLE sources, about an SRTT in.
+ * adaptive policy, the policy's (hello_acked()).  The draft's policy
+ * chooses m for the measured loss rate, and m = 0 (coded retransmission
+ * alone) while it is too low to need more.  Before the flow's first
+ * report (once it has sent CREM_POLICY_SAMPLE sources, about an SRTT in)
+ * the rate is the path's other flows' estimate if they made one lately
+ * (crem_csf_set_prior()), else unknown, and then m = 0: a guess costs
+ * every source of a clean path its coding (in the lab's emulated guests,
+ * a repair of a block of 27 cost about a millisecond of CPU).
  */
 static u8 initial_m(const struct crem_csf *csf)
 {
-	return csf->cfg.adaptive ? 0 : csf->cfg.m;
+	return csf->cfg.adaptive ? crem_policy_m(&csf->policy) : csf->cfg.m;
+}
+
+void crem_csf_set_prior(struct crem_csf *csf,
+			const struct crem_path_estimate *est)
+{
+	if (csf->state != CREM_CSF_NEGOTIATING)
+		return;
+	csf->prior = *est;
+	csf->have_prior = true;
+}
+
+bool crem_csf_path_estimate(const struct crem_csf *csf,
+			    struct crem_path_estimate *est)
+{
+	return csf->cfg.adaptive && csf->state == CREM_CSF_ACTIVE &&
+	       crem_policy_estimate(&csf->policy, est);
 }
 
 static void hello_acked(struct crem_csf *csf)
@@ -763,7 +780,9 @@ static void hello_acked(struct crem_csf *csf)
 		.epsilon = CREM_PPM(csf->cfg.epsilon_ppm),
 		.srtt_ns = csf->srtt_ns,
 	};
-	crem_policy_init(&csf->policy, &pp, initial_m(csf));
+	crem_policy_init(&csf->policy, &pp, csf->cfg.adaptive ? 0 : csf->cfg.m);
+	if (csf->cfg.adaptive && csf->have_prior)
+		crem_policy_seed(&csf->policy, &csf->prior);
 	csf->answer_ns = csf->srtt_ns;
 	csf->unheard_ns = 0;
 	csf->state = CREM_CSF_ACTIVE;

@@ -76,6 +76,9 @@ struct crem_csf {
 	struct crem_csf_hello hello;
 	struct crem_csf_param param;
 	struct crem_policy policy;
+	/* The path's estimate from its other flows, for the policy's start. */
+	struct crem_path_estimate prior;
+	bool have_prior;
 	u32 flow_id;
 	u16 symbol_len;			/* T in use */
 	u8 dscp;			/* the flow's, for REPAIR messages */
@@ -154,6 +157,29 @@ int crem_csf_start(struct crem_csf *csf, const struct crem_env *env,
 		   void *owner, const struct crem_engine_config *cfg,
 		   const struct crem_flow_desc *desc, u32 next_psn,
 		   struct crem_csf_slot *ring);
+
+/**
+ * crem_csf_set_prior() - what the path's other flows measured
+ * @csf: a flow just started, not yet acknowledged
+ * @est: their estimate (crem_csf_path_estimate() of one of them)
+ *
+ * With the adaptive policy the flow starts from @est instead of m = 0
+ * (crem_policy_seed()); a fixed m ignores it.  Set before the HELLO_ACK
+ * comes; later it is ignored.
+ */
+void crem_csf_set_prior(struct crem_csf *csf,
+			const struct crem_path_estimate *est);
+
+/**
+ * crem_csf_path_estimate() - the flow's estimate of its path, for the next
+ * @csf: the flow
+ * @est: filled in
+ *
+ * Return: true if the flow follows the adaptive policy and has measured
+ * the path; @est is left alone otherwise.
+ */
+bool crem_csf_path_estimate(const struct crem_csf *csf,
+			    struct crem_path_estimate *est);
 
 /**
  * crem_csf_source() - a packet of the flow leaves toward the CRF

@@ -73,6 +73,50 @@ void crem_policy_init(struct crem_policy *pol,
 	pol->m = initial_m;
 }
 
+/**
+ * crem_policy_seed() - start from what the path's other flows measured
+ * @pol: a policy just initialised, before any report
+ * @est: their estimate
+ *
+ * The loss and CE averages continue from @est, and m is the one its loss
+ * rate needs (at most m_cong on a congested path), so the first reports
+ * refine the estimate instead of replacing it with a single SRTT's
+ * sample.  The first change is not held back (changed_once stays false).
+ */
+void crem_policy_seed(struct crem_policy *pol,
+		      const struct crem_path_estimate *est)
+{
+	u8 m = crem_policy_target_m(est->p, pol->par.k, pol->par.max_m,
+				    pol->par.epsilon);
+
+	pol->p = est->p;
+	pol->ce = est->ce;
+	pol->have_p = true;
+	pol->congestion = est->congestion;
+	if (est->congestion && m > pol->par.m_cong)
+		m = pol->par.m_cong;
+	pol->m = m;
+}
+
+/**
+ * crem_policy_estimate() - the estimate a later flow may start from
+ * @pol: the policy
+ * @est: filled in
+ *
+ * Return: true if @pol has measured the path (a report covered
+ * CREM_POLICY_SAMPLE packets); @est is left alone otherwise.
+ */
+bool crem_policy_estimate(const struct crem_policy *pol,
+			  struct crem_path_estimate *est)
+{
+	if (!pol->have_p)
+		return false;
+	est->p = pol->p;
+	est->ce = pol->ce;
+	est->congestion = pol->congestion || pol->tripped;
+	return true;
+}
+
 /*
  * Were REPAIRs lost clearly more often than the data, over the window that
  * just closed?  Only a whole window decides (the last verdict stands

@@ -93,8 +93,30 @@ struct crem_policy {
 	bool close;		/* send CLOSE with reason 4 */
 };
 
+/**
+ * struct crem_path_estimate - a path's loss, as its flows measured it
+ * @p: EWMA loss rate, Q31
+ * @ce: EWMA CE fraction, Q31
+ * @congestion: the latest classification said congestion, or the circuit
+ *	breaker held
+ *
+ * Loss belongs to the path, not to one QP: a new flow to a peer whose
+ * flows measured the path lately starts from their estimate, where it
+ * would otherwise start at m = 0 and leave its first round trip's losses
+ * to coded retransmission and the RDMA transport.
+ */
+struct crem_path_estimate {
+	u64 p;
+	u64 ce;
+	bool congestion;
+};
+
 void crem_policy_init(struct crem_policy *pol,
 		      const struct crem_policy_params *par, u8 initial_m);
+void crem_policy_seed(struct crem_policy *pol,
+		      const struct crem_path_estimate *est);
+bool crem_policy_estimate(const struct crem_policy *pol,
+			  struct crem_path_estimate *est);
 
 /* The smallest m with P(more than m of k + m lost) < epsilon at rate p. */
 u8 crem_policy_target_m(u64 p, unsigned int k, unsigned int max_m,

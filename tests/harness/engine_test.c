@@ -346,6 +346,95 @@ static void redundancy_falls_when_loss_ends_despite_reordering(struct kunit *tes
 }
 
 /*
+ * A flow over 2 % loss, then a new flow on the same path in three ways:
+ * from the first flow's estimate (crem_csf_set_prior()), it proposes the
+ * m that loss needs in its first configuration, and repairs restore its
+ * first losses before any report of its own; without it, it starts at
+ * m = 0 and sends no repair before its first report; from an estimate
+ * that says congestion, at most m_cong.  A fixed m ignores the estimate.
+ */
+static struct crem_pair *pair_from(struct kunit *test,
+				   const struct crem_pair_params *par,
+				   const struct crem_path_estimate *prior)
+{
+	struct crem_pair *p = calloc(1, sizeof(*p));
+	struct crem_pair_params mine = *par;
+
+	mine.manual_start = true;
+	KUNIT_ASSERT_TRUE(test, p != NULL);
+	KUNIT_ASSERT_EQ(test, crem_pair_init(p, &mine), 0);
+	KUNIT_ASSERT_EQ(test, crem_pair_start(p), 0);
+	if (prior)
+		crem_csf_set_prior(&p->csf, prior);
+	KUNIT_ASSERT_TRUE(test, crem_pair_establish(p, 200 * MS));
+	return p;
+}
+
+static void new_flow_starts_from_path_estimate(struct kunit *test)
+{
+	struct crem_path_estimate est = { 0 }, congested;
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	u8 need;
+
+	reordering_params(&par);
+	par.data.loss = (struct crem_sim_loss){
+		.kind = CREM_SIM_LOSS_IID, .p = 0.02,
+	};
+	p = new_pair(test, &par);
+	KUNIT_EXPECT_FALSE(test, crem_csf_path_estimate(&p->csf, &est));
+	crem_pair_send(p, 8000, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+	KUNIT_ASSERT_TRUE(test, crem_csf_path_estimate(&p->csf, &est));
+	KUNIT_EXPECT_GT(test, est.p, CREM_PPM(5000));
+	KUNIT_EXPECT_LT(test, est.p, CREM_PPM(40000));
+	need = crem_policy_target_m(est.p, p->csf.policy.par.k,
+				    p->csf.policy.par.max_m,
+				    p->csf.policy.par.epsilon);
+	KUNIT_EXPECT_GT(test, need, 0);
+	end_pair(test, p);
+
+	/* Within its first report's worth of sources, repairs restore. */
+	p = pair_from(test, &par, &est);
+	KUNIT_EXPECT_EQ(test, p->csf.policy.m, need);
+	crem_pair_send(p, CREM_POLICY_SAMPLE, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 5 * MS);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_LOSS_REPORTS_RECEIVED), 0);
+	KUNIT_EXPECT_EQ(test, p->csf.param.active.m, need);
+	crem_pair_send(p, 2000, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_SENT), 0);
+	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_LOSSES_RESTORED), 0);
+	end_pair(test, p);
+
+	/* No estimate: m = 0 until the flow's own report. */
+	p = pair_from(test, &par, NULL);
+	KUNIT_EXPECT_EQ(test, p->csf.policy.m, 0);
+	crem_pair_send(p, CREM_POLICY_SAMPLE, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 5 * MS);
+	KUNIT_EXPECT_EQ(test, p->csf.param.active.m, 0);
+	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_SENT), 0);
+	end_pair(test, p);
+
+	/* A congested path: no more than m_cong. */
+	congested = est;
+	congested.congestion = true;
+	p = pair_from(test, &par, &congested);
+	KUNIT_EXPECT_LE(test, p->csf.policy.m, par.csf_cfg.m_cong);
+	KUNIT_EXPECT_TRUE(test, p->csf.policy.congestion);
+	end_pair(test, p);
+
+	/* A fixed m is the configuration's, whatever the path measured. */
+	par.csf_cfg.adaptive = false;
+	par.csf_cfg.m = 1;
+	par.crf_cfg = par.csf_cfg;
+	p = pair_from(test, &par, &est);
+	KUNIT_EXPECT_EQ(test, p->csf.policy.m, 1);
+	KUNIT_EXPECT_FALSE(test, crem_csf_path_estimate(&p->csf, &est));
+	end_pair(test, p);
+}
+
+/*
  * Every source late by half the allowance, the REPAIRs not: each block's
  * REPAIRs overtake its last sources, and the block decodes before they
  * come.  Nothing was lost and nothing after them has come, so nothing may
@@ -2656,6 +2745,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(clean_path),
 	KUNIT_CASE(first_configuration_protects_at_once),
 	KUNIT_CASE(reordering_is_not_loss),
+	KUNIT_CASE(new_flow_starts_from_path_estimate),
 	KUNIT_CASE(redundancy_falls_when_loss_ends_despite_reordering),
 	KUNIT_CASE(overtaken_sources_not_delivered_twice),
 	KUNIT_CASE(overtaken_lost_tail_delivered_after_allowance),
