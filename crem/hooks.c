@@ -41,10 +41,10 @@
  * thousands of samples shows whether crem's work per packet slows a
  * CPU-bound sender, for two clock reads per 64 packets.  A packet made on
  * this host reaches the send hook in its sender's context with BHs on
- * (rxe's requester): softirqs run at an interrupt's exit or at the flow
- * lock's spin_unlock_bh(), and preemption on a preemptible kernel, fall
- * in the sample, so a send sample is an upper bound.  A receive sample
- * includes handing on the packets a source lets go (reinject.h).
+ * (rxe's requester): the send hook turns them off for its work, so that
+ * neither softirqs nor preemption fall in the sample; interrupts still
+ * may.  A receive sample includes handing on the packets a source lets
+ * go (reinject.h).
  */
 #define CREM_COST_SAMPLE 64
 static DEFINE_PER_CPU(u32, crem_cost_tick_tx);
@@ -102,8 +102,8 @@ static bool is_rocev2(const struct sk_buff *skb, u8 af)
  * The IP packet of @skb as contiguous bytes: in place if its head holds
  * it, else copied into this CPU's buffer.  That buffer is used only with
  * BHs disabled (in_softirq(): serving a softirq, or BHs off), where no
- * softirq can reuse it on this CPU; a packet met with BHs on (made on
- * this host, in its sender's context) is not read (rxe's are linear).
+ * softirq can reuse it on this CPU: the send hook turns them off
+ * (crem_tx_timed()); a packet met with BHs on would not be read.
  * The copy is good until the hook hands a packet on into the stack
  * (crem_reinject_flow()), which can reach a hook again: callers use it
  * before that.  NULL if it cannot be read; @stat then says why.
@@ -385,9 +385,17 @@ static unsigned int crem_tx_timed(struct crem_net *cn, struct sk_buff *skb,
 
 	if (!is_rocev2(skb, af))
 		return NF_ACCEPT;
+	/*
+	 * BHs off for the whole of crem's work, so that the softirqs it
+	 * raises, or that an interrupt raises meanwhile, run after the
+	 * sample ends (at local_bh_enable()) rather than at the flow lock's
+	 * spin_unlock_bh() inside it: they are not crem's time.
+	 */
+	local_bh_disable();
 	start = cost_start(&crem_cost_tick_tx);
 	verdict = crem_tx(cn, skb, af);
 	cost_end(cn, start, CREM_STAT_COST_TX_SAMPLES, CREM_STAT_COST_TX_NS);
+	local_bh_enable();
 	return verdict;
 }
 
