@@ -51,7 +51,7 @@ CREMCTL := $(BUILD)/cremctl
 CREMCTL_SRCS := $(wildcard tools/cremctl/*.c)
 CREMCTL_HDRS := $(wildcard tools/cremctl/*.h) include/uapi/linux/crem_netlink.h
 
-.PHONY: mqp labbench all module modules-all print-kdir-61 print-kdir-612 sparse \
+.PHONY: mqp labbench copy-bench all module modules-all print-kdir-61 print-kdir-612 sparse \
 	lib unit-bin cremctl cremsend unit kunit selftests \
 	check demo deps nlgen nlgen-check vectors vectors-check capture clean \
 	help
@@ -74,6 +74,8 @@ help:
 	@echo "make nlgen        regenerate the netlink code from $(NLSPEC)"
 	@echo "make bench        FEC coders against ISA-L (BENCH_RUNS=7), the engine's"
 	@echo "                  packet path against memcpy (ENGINE_BENCH_PACKETS)"
+	@echo "make copy-bench   copy idioms' cost in the lab's emulated CPU, with"
+	@echo "                  QEMU's max CPU and the lab's default"
 	@echo "make vectors      regenerate the RoCEv2 test vectors with scapy"
 	@echo "make capture      capture rxe packets in the lab for the vectors"
 
@@ -262,6 +264,24 @@ $(ENGINE_BENCH_BIN): $(ENGINE_BENCH_SRCS) $(CORE_LIB) $(wildcard tests/harness/*
 bench: deps $(BENCH_BIN) $(ENGINE_BENCH_BIN)
 	$(BENCH_BIN) $(BENCH_RUNS)
 	$(ENGINE_BENCH_BIN) $(ENGINE_BENCH_PACKETS)
+
+# What the lab's emulated CPU makes of the kernel's copy idioms, with
+# QEMU's max CPU (ERMS: 6.1's memcpy() is "rep movsb") and with the lab's
+# default (testing.rst, "The emulated CPU").  A measurement, not a test.
+COPY_BENCH_BIN := $(BUILD)/copy_bench
+$(COPY_BENCH_BIN): tests/bench/copy_bench.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -static -Wall -Wextra $< -o $@
+
+.PHONY: copy-bench
+copy-bench: $(COPY_BENCH_BIN)
+	for cpu in max max,-fsrm,-erms; do \
+		echo "== -cpu $$cpu"; \
+		CREM_LAB_CPU=$$cpu CREM_LAB_EXTRA_KO=$(COPY_BENCH_BIN) \
+			tests/selftests/run.sh -k $(LAB_KERNEL) \
+			-t copy_profile.sh $(BUILD)/results/copy_profile.tap || \
+			exit 1; \
+	done
 
 # libFuzzer targets of the parsers (tests/fuzz/README).
 FUZZ_DIR := $(BUILD)/fuzz

@@ -26,12 +26,14 @@
 #                      a release already there (the debug kernel)
 #   CREM_LAB_KO        crem.ko to load (default: build/kmod-$KVER/crem.ko)
 #   CREM_LAB_CREMCTL   cremctl binary (default: build/cremctl)
-#   CREM_LAB_EXTRA_KO  another module for the guests, as /crem/<its name>
+#   CREM_LAB_EXTRA_KO  another file for the guests (a module, a tool), as
+#                      /crem/<its name>
 #   CREM_LAB_TIMEOUT   seconds before a guest is killed (default 600)
 #   CREM_LAB_BOOT_TIMEOUT  seconds for both guests to reach their test
 #                      (default 300); past it the pair boots once again
 #   CREM_LAB_SMP       vCPUs per guest (default 1)
-#   CREM_LAB_CPU       QEMU's CPU model (default max)
+#   CREM_LAB_CPU       QEMU's CPU model (default max,-fsrm,-erms: see
+#                      Documentation/crem/testing.rst, "The emulated CPU")
 #   CREM_LAB_MEM       MiB of memory per guest (default 1024)
 #   CREM_LAB_QUIET     the kernel's console verbosity: "quiet" (default), or
 #                      empty for every boot message on the consoles
@@ -214,7 +216,7 @@ boot_guest() {
 	*-crem-debug) set -- "$@" kfence.sample_interval=0 pci=noacpi ;;
 	esac
 	timeout --kill-after=10 "${CREM_LAB_TIMEOUT:-600}" \
-		qemu-system-x86_64 -m "${CREM_LAB_MEM:-1024}" -smp "$smp" -cpu "${CREM_LAB_CPU:-max}" -no-reboot \
+		qemu-system-x86_64 -m "${CREM_LAB_MEM:-1024}" -smp "$smp" -cpu "${CREM_LAB_CPU:-max,-fsrm,-erms}" -no-reboot \
 		-display none -monitor none -serial "file:$console" \
 		-kernel "$kroot/boot/vmlinuz-$kver" -initrd "$initrd" \
 		-append "console=ttyS0 ${CREM_LAB_QUIET-quiet} panic=-1 crem.role=$role $*" \
