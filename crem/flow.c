@@ -254,14 +254,22 @@ static void flow_decode_small(struct crem_flow *flow)
 	crem_scratch_put(scratch);
 }
 
-/* A sender flow's estimate of its path, for the next flows to its peer. */
+/*
+ * A sender flow's estimate of its path, for the next flows to its peer:
+ * once per sample of its own the policy took in (not per report), so the
+ * namespace's table lock is taken once per CREM_POLICY_SAMPLE packets at
+ * most.
+ */
 static void note_path(struct crem_flow *flow)
 {
 	struct crem_path_estimate est;
 
-	if (crem_csf_path_estimate(&flow->csf, &est))
-		crem_path_note(&flow->cn->paths, flow->peer_af, flow->peer,
-			       &est);
+	lockdep_assert_held(&flow->lock);
+	if (flow->csf.policy.own_samples == flow->path_noted ||
+	    !crem_csf_path_estimate(&flow->csf, &est))
+		return;
+	flow->path_noted = flow->csf.policy.own_samples;
+	crem_path_note(&flow->cn->paths, flow->peer_af, flow->peer, &est);
 }
 
 /*

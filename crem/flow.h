@@ -174,6 +174,11 @@ struct crem_flow {
 			 * an acknowledgement cannot be for.
 			 */
 			atomic64_t ack_range;
+			/*
+			 * The policy's own samples when its estimate was
+			 * last noted for the path (path.c), under @lock.
+			 */
+			u32 path_noted;
 		};
 		struct crem_crf crf;
 	};

@@ -13,8 +13,16 @@
  * configuration with m above zero, as the draft allows at any time.
  *
  * An estimate older than CREM_PATH_FRESH is not used: the path may have
- * changed, and a flow then starts at m = 0 as before.  A wrong estimate
- * costs at most the flow's first SRTT: its own reports replace it.
+ * changed, and a flow then starts at m = 0 as before.  Only a flow that
+ * measured the path itself notes an estimate (crem_policy_estimate()), so
+ * a chain of short flows does not keep an old one alive.  A wrong
+ * estimate lasts until the flow's own reports move the averages (an
+ * EWMA: a few samples of CREM_POLICY_SAMPLE packets), and one made under
+ * the circuit breaker or REPAIR trouble seeds nothing.
+ *
+ * Locking: @paths->lock is taken under a flow's lock, never the other
+ * way, and nothing is taken under it.  The table lives in the namespace's
+ * crem_net and goes with it.
  */
 #include <linux/jhash.h>
 #include <linux/jiffies.h>
@@ -45,7 +53,7 @@ static struct crem_path *slot_of(struct crem_paths *paths, u8 af,
  * @peer: the CREM peer, 16 bytes
  * @est: a sender flow's estimate (crem_csf_path_estimate())
  *
- * Context: any; BHs may be on or off.
+ * Context: process or softirq, not hard interrupt.
  */
 void crem_path_note(struct crem_paths *paths, u8 af, const u8 *peer,
 		    const struct crem_path_estimate *est)
@@ -67,7 +75,7 @@ void crem_path_note(struct crem_paths *paths, u8 af, const u8 *peer,
  * @peer: the CREM peer, 16 bytes
  * @est: filled in
  *
- * Context: any; BHs may be on or off.
+ * Context: process or softirq, not hard interrupt.
  * Return: true if a flow to @peer noted one within CREM_PATH_FRESH.
  */
 bool crem_path_recall(struct crem_paths *paths, u8 af, const u8 *peer,

@@ -78,10 +78,15 @@ void crem_policy_init(struct crem_policy *pol,
  * @pol: a policy just initialised, before any report
  * @est: their estimate
  *
- * The loss and CE averages continue from @est, and m is the one its loss
- * rate needs (at most m_cong on a congested path), so the first reports
+ * The loss and CE averages continue from @est, so the first reports
  * refine the estimate instead of replacing it with a single SRTT's
- * sample.  The first change is not held back (changed_once stays false).
+ * sample, and m is the one its loss rate needs, at most the measuring
+ * flow's (which its hysteresis and trouble may have held lower) and at
+ * most m_cong on a congested path.  An estimate made under the circuit
+ * breaker or REPAIR trouble seeds nothing: the flow starts at m = 0 and
+ * its own policy judges the path (the breaker's ten clean seconds are
+ * the path's to earn, not a new QP's to skip).  The first change is not
+ * held back (changed_once stays false).
  */
 void crem_policy_seed(struct crem_policy *pol,
 		      const struct crem_path_estimate *est)
@@ -89,6 +94,10 @@ void crem_policy_seed(struct crem_policy *pol,
 	u8 m = crem_policy_target_m(est->p, pol->par.k, pol->par.max_m,
 				    pol->par.epsilon);
 
+	if (est->held_back)
+		return;
+	if (m > est->m)
+		m = est->m;
 	pol->p = est->p;
 	pol->ce = est->ce;
 	pol->have_p = true;
@@ -103,17 +112,21 @@ void crem_policy_seed(struct crem_policy *pol,
  * @pol: the policy
  * @est: filled in
  *
- * Return: true if @pol has measured the path (a report covered
- * CREM_POLICY_SAMPLE packets); @est is left alone otherwise.
+ * Return: true if @pol has measured the path itself (its reports covered
+ * CREM_POLICY_SAMPLE packets); @est is left alone otherwise.  A policy
+ * only seeded has nothing to pass on: a chain of short flows must not
+ * keep an old estimate alive.
  */
 bool crem_policy_estimate(const struct crem_policy *pol,
 			  struct crem_path_estimate *est)
 {
-	if (!pol->have_p)
+	if (!pol->own_p)
 		return false;
 	est->p = pol->p;
 	est->ce = pol->ce;
-	est->congestion = pol->congestion || pol->tripped;
+	est->m = crem_policy_m(pol);
+	est->congestion = pol->congestion;
+	est->held_back = pol->tripped || pol->repair_trouble;
 	return true;
 }
 
@@ -255,6 +268,8 @@ void crem_policy_loss_report(struct crem_policy *pol,
 	if (pol->ce >= CONGESTION_CE)
 		pol->congestion = true;
 	pol->have_p = true;
+	pol->own_p = true;
+	pol->own_samples++;
 
 	/*
 	 * CE or loss on REPAIR messages: less redundancy, none after 1 s.

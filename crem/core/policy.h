@@ -66,6 +66,8 @@ struct crem_policy {
 	u64 p;			/* EWMA loss rate, Q31 */
 	u64 ce;			/* EWMA CE fraction, Q31 */
 	bool have_p;
+	bool own_p;		/* p includes a sample of this flow's own */
+	u32 own_samples;	/* samples of its own taken into p */
 	bool congestion;	/* the latest classification */
 	bool path_evidence;	/* congestion seen in a PATH_REPORT since */
 	u8 m;
@@ -97,8 +99,10 @@ struct crem_policy {
  * struct crem_path_estimate - a path's loss, as its flows measured it
  * @p: EWMA loss rate, Q31
  * @ce: EWMA CE fraction, Q31
- * @congestion: the latest classification said congestion, or the circuit
- *	breaker held
+ * @m: the m the measuring flow's policy chose
+ * @congestion: the latest classification said congestion
+ * @held_back: the measuring flow's circuit breaker held, or its REPAIRs
+ *	were in trouble: a new flow starts at m = 0 and judges for itself
  *
  * Loss belongs to the path, not to one QP: a new flow to a peer whose
  * flows measured the path lately starts from their estimate, where it
@@ -108,7 +112,9 @@ struct crem_policy {
 struct crem_path_estimate {
 	u64 p;
 	u64 ce;
+	u8 m;
 	bool congestion;
+	bool held_back;
 };
 
 void crem_policy_init(struct crem_policy *pol,

@@ -346,12 +346,14 @@ static void redundancy_falls_when_loss_ends_despite_reordering(struct kunit *tes
 }
 
 /*
- * A flow over 2 % loss, then a new flow on the same path in three ways:
- * from the first flow's estimate (crem_csf_set_prior()), it proposes the
- * m that loss needs in its first configuration, and repairs restore its
- * first losses before any report of its own; without it, it starts at
- * m = 0 and sends no repair before its first report; from an estimate
- * that says congestion, at most m_cong.  A fixed m ignores the estimate.
+ * A flow over 2 % loss, then new flows on the same path: from the first
+ * flow's estimate (crem_csf_set_prior()), one proposes the m that loss
+ * needs in its first configuration, and repairs restore its first losses
+ * before any report of its own, and until its own sample it has no
+ * estimate to pass on; without an estimate a flow starts at m = 0 and
+ * sends no repair before its first report; from an estimate that says
+ * congestion, m_cong; from one made under the circuit breaker or REPAIR
+ * trouble, m = 0.  A fixed m ignores the estimate.
  */
 static struct crem_pair *pair_from(struct kunit *test,
 				   const struct crem_pair_params *par,
@@ -372,7 +374,7 @@ static struct crem_pair *pair_from(struct kunit *test,
 
 static void new_flow_starts_from_path_estimate(struct kunit *test)
 {
-	struct crem_path_estimate est = { 0 }, congested;
+	struct crem_path_estimate est = { 0 }, other, congested, held;
 	struct crem_pair_params par;
 	struct crem_pair *p;
 	u8 need;
@@ -392,19 +394,36 @@ static void new_flow_starts_from_path_estimate(struct kunit *test)
 				    p->csf.policy.par.max_m,
 				    p->csf.policy.par.epsilon);
 	KUNIT_EXPECT_GT(test, need, 0);
+	KUNIT_EXPECT_EQ(test, est.m, p->csf.policy.m);
+	KUNIT_EXPECT_FALSE(test, est.held_back);
 	end_pair(test, p);
 
-	/* Within its first report's worth of sources, repairs restore. */
+	/*
+	 * Within less than a sample of its own, repairs restore its losses;
+	 * it passes nothing on until its own sample.
+	 */
 	p = pair_from(test, &par, &est);
 	KUNIT_EXPECT_EQ(test, p->csf.policy.m, need);
-	crem_pair_send(p, CREM_POLICY_SAMPLE, 20 * US);
-	crem_pair_run(p, p->sim.now_ns + 5 * MS);
-	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_LOSS_REPORTS_RECEIVED), 0);
+	/*
+	 * The first configuration takes a round trip to apply (its PARAM_ACK);
+	 * then more loss than the estimate, so that these few packets see
+	 * some, fewer than a sample in all.
+	 */
+	p->par.data.loss.p = 0;
+	crem_pair_send(p, CREM_POLICY_SAMPLE / 4, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 25 * MS);
 	KUNIT_EXPECT_EQ(test, p->csf.param.active.m, need);
+	p->par.data.loss.p = 0.1;
+	crem_pair_send(p, CREM_POLICY_SAMPLE / 2, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 30 * MS);
+	KUNIT_EXPECT_GT(test, p->par.data.dropped, 0);
+	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_RESTORED), 0);
+	KUNIT_EXPECT_FALSE(test, p->csf.policy.own_p);
+	KUNIT_EXPECT_FALSE(test, crem_csf_path_estimate(&p->csf, &other));
+	p->par.data.loss.p = 0.02;
 	crem_pair_send(p, 2000, 20 * US);
 	crem_pair_run(p, p->sim.now_ns + 300 * MS);
-	KUNIT_EXPECT_GT(test, csf_stat(p, CREM_FS_REPAIRS_SENT), 0);
-	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_LOSSES_RESTORED), 0);
+	KUNIT_EXPECT_TRUE(test, crem_csf_path_estimate(&p->csf, &other));
 	end_pair(test, p);
 
 	/* No estimate: m = 0 until the flow's own report. */
@@ -416,12 +435,22 @@ static void new_flow_starts_from_path_estimate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, csf_stat(p, CREM_FS_REPAIRS_SENT), 0);
 	end_pair(test, p);
 
-	/* A congested path: no more than m_cong. */
+	/* A congested path: m_cong. */
 	congested = est;
 	congested.congestion = true;
 	p = pair_from(test, &par, &congested);
-	KUNIT_EXPECT_LE(test, p->csf.policy.m, par.csf_cfg.m_cong);
+	KUNIT_EXPECT_EQ(test, p->csf.policy.m,
+			need < par.csf_cfg.m_cong ? need : par.csf_cfg.m_cong);
+	KUNIT_EXPECT_GT(test, p->csf.policy.m, 0);
 	KUNIT_EXPECT_TRUE(test, p->csf.policy.congestion);
+	end_pair(test, p);
+
+	/* The breaker or REPAIR trouble: nothing seeded, m = 0. */
+	held = est;
+	held.held_back = true;
+	p = pair_from(test, &par, &held);
+	KUNIT_EXPECT_EQ(test, p->csf.policy.m, 0);
+	KUNIT_EXPECT_FALSE(test, p->csf.policy.have_p);
 	end_pair(test, p);
 
 	/* A fixed m is the configuration's, whatever the path measured. */
