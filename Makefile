@@ -273,7 +273,6 @@ $(COPY_BENCH_BIN): tests/bench/copy_bench.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -static -Wall -Wextra $< -o $@
 
-.PHONY: copy-bench
 copy-bench: $(COPY_BENCH_BIN)
 	for cpu in max max,-fsrm,-erms; do \
 		echo "== -cpu $$cpu"; \
