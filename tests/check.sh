@@ -78,16 +78,14 @@ fi
 # the first suspect); 2 concurrent flows each way exercise the lifetimes
 # here.  To run the 8-QP case there: run.sh -k <debug release> -t
 # crem_mqp.sh -p "mqp_runs=1 mqp_qps=8", with crem.ko built for it.
-# crem_hostile is left out here again, as an open finding: of five runs
-# on this kernel, three failed in part 2, each time after crem's
-# parameter sync or rxe gave way under the guest's slowness (B's flows
-# ending with "parameter sync failed" again and again while A's crem was
-# switched off and on, rxe's IBV_WC_REM_INV_REQ_ERR after heavy
-# go-back-N, and once B out of memory in rxe's skb allocations).  It
-# passes on the stock kernels.  To run it here (about 430 s; it sets
-# hello-rate 20, since this guest takes HELLOs in slower than 250 a
-# second): CREM_CHECK_LAYERS=lab-debug CREM_CHECK_TESTS=crem_hostile.sh
-# make check, after adding it to the list below.
+# crem_hostile runs here too (about 360 s; it sets hello-rate 20, since
+# this guest takes HELLOs in slower than 250 a second).  It failed three
+# runs of five in part 2 while the guests ran QEMU's "max" CPU, whose
+# ERMS made every kernel copy a byte-stepped "rep movsb" under TCG
+# (testing.rst, "The emulated CPU"): crem's parameter sync and rxe gave
+# way under the slowness.  Without ERMS it passed its runs here; its
+# MemAvailable check is skipped on this kernel (its allocators add their
+# own).
 # rxe's retransmission timer is 268 ms here (perftest -u 16, against its
 # default 14, 67 ms): the checkers make each packet several times the
 # work, crem's as well as rxe's, so the receiver's backlog outlasts the
@@ -102,7 +100,7 @@ fi
 # The debug guests get 900 s (CREM_LAB_TIMEOUT_DEBUG) instead of 600, so
 # that a busier host does not kill a test that is only slow.
 debug_tests="crem_robust.sh crem_limits.sh crem_ipv6.sh crem_devices.sh
-	     crem_conntrack.sh crem_mqp.sh"
+	     crem_conntrack.sh crem_mqp.sh crem_hostile.sh"
 debug_params="runs=1 scale=25 compare=0 mqp_runs=1 mqp_qps=2 qp_timeout=16"
 
 # debug_picked: the tests of CREM_CHECK_TESTS in the debug layer's list.
