@@ -91,11 +91,12 @@ void crem_policy_init(struct crem_policy *pol,
 void crem_policy_seed(struct crem_policy *pol,
 		      const struct crem_path_estimate *est)
 {
-	u8 m = crem_policy_target_m(est->p, pol->par.k, pol->par.max_m,
-				    pol->par.epsilon);
+	u8 m;
 
 	if (est->held_back)
 		return;
+	m = crem_policy_target_m(est->p, pol->par.k, pol->par.max_m,
+				 pol->par.epsilon);
 	if (m > est->m)
 		m = est->m;
 	pol->p = est->p;
@@ -120,7 +121,7 @@ void crem_policy_seed(struct crem_policy *pol,
 bool crem_policy_estimate(const struct crem_policy *pol,
 			  struct crem_path_estimate *est)
 {
-	if (!pol->own_p)
+	if (!pol->own_samples)
 		return false;
 	est->p = pol->p;
 	est->ce = pol->ce;
@@ -268,7 +269,6 @@ void crem_policy_loss_report(struct crem_policy *pol,
 	if (pol->ce >= CONGESTION_CE)
 		pol->congestion = true;
 	pol->have_p = true;
-	pol->own_p = true;
 	pol->own_samples++;
 
 	/*

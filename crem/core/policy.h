@@ -66,8 +66,7 @@ struct crem_policy {
 	u64 p;			/* EWMA loss rate, Q31 */
 	u64 ce;			/* EWMA CE fraction, Q31 */
 	bool have_p;
-	bool own_p;		/* p includes a sample of this flow's own */
-	u32 own_samples;	/* samples of its own taken into p */
+	u32 own_samples;	/* samples of this flow's own taken into p */
 	bool congestion;	/* the latest classification */
 	bool path_evidence;	/* congestion seen in a PATH_REPORT since */
 	u8 m;

@@ -418,7 +418,7 @@ static void new_flow_starts_from_path_estimate(struct kunit *test)
 	crem_pair_run(p, p->sim.now_ns + 30 * MS);
 	KUNIT_EXPECT_GT(test, p->par.data.dropped, 0);
 	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_RESTORED), 0);
-	KUNIT_EXPECT_FALSE(test, p->csf.policy.own_p);
+	KUNIT_EXPECT_EQ(test, p->csf.policy.own_samples, 0);
 	KUNIT_EXPECT_FALSE(test, crem_csf_path_estimate(&p->csf, &other));
 	p->par.data.loss.p = 0.02;
 	crem_pair_send(p, 2000, 20 * US);
