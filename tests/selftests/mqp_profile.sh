@@ -12,7 +12,9 @@
 # prefix protected; default off,on,off,on), CREM_QPS (8), CREM_N
 # (iterations of 64 KiB, 50), CREM_TOOL (ib_write_bw), CREM_LOSS (percent
 # on B's egress, none), CREM_SET (cremctl set arguments, commas for
-# spaces), CREM_PERF=1 (perf record of the whole guest).
+# spaces), CREM_PERF=1 (perf record of the whole guest), CREM_COUNT
+# (kernel functions whose calls are counted by kprobes, commas apart),
+# CREM_PERF_CALLERS (symbols whose callers perf prints, commas apart).
 #
 # Printed for each run and host: the goodput; the CPU ticks by kind and
 # busy microseconds per RoCE packet; rxe's hardware counters (its
@@ -20,7 +22,8 @@
 # out_of_seq_request and duplicate_request what the responder saw); the
 # crem counters that changed; the reasons flows went down; with perf, the
 # top symbols, crem's inclusive shares, and the leaf symbols of the
-# samples taken under crem's hooks and socket.
+# samples taken under crem's hooks and socket; with CREM_COUNT, the calls
+# per RoCE packet of each function named.
 . ./guest.sh
 
 ktap_plan 1
@@ -46,11 +49,19 @@ rxe_packets() {
 
 # perf_summary DATA: what perf recorded, as diagnostics.
 perf_summary() {
-	perf report -i "$1" --stdio --no-children -g none --sort dso,sym \
-		2>/dev/null | grep '%' | head -n 25 | sed 's/^/# /'
+	perf report -i "$1" --stdio --no-children -n -g none --sort dso,sym \
+		2>/dev/null | grep "%" | head -n 40 | sed "s/^/# /"
 	perf report -i "$1" --stdio --children -g none --sort sym 2>/dev/null |
-		grep -E 'crem_|nf_hook_slow|rxe_xmit|net_rx_action|net_tx_action' |
-		head -n 30 | sed 's/^/# incl /'
+		grep -E 'crem_|flow_|nf_hook_slow|rxe_xmit|net_rx_action|net_tx_action|hrtimer_interrupt|__hrtimer_run|start_xmit|__dev_queue_xmit|rxe_requester|rxe_completer|rxe_receiver' |
+		head -n 50 | sed 's/^/# incl /'
+	# The callers of each symbol CREM_PERF_CALLERS names: with
+	# interrupts off, a sample lands where they go on again.
+	for sym in $(echo "${CREM_PERF_CALLERS:-}" | tr , " "); do
+		perf report -i "$1" --stdio --no-children -S "$sym" \
+			-g caller,2,callee,function,percent --max-stack 8 \
+			2>/dev/null | grep -E '[0-9]%|--' | head -n 40 |
+			sed "s/^/# callers $sym: /"
+	done
 	# One sample a block of lines, "address symbol" each, the leaf
 	# first, blocks apart by an empty line.
 	perf script -i "$1" -F ip,sym 2>/dev/null | awk '
@@ -71,6 +82,23 @@ perf_summary() {
 		}' | sort -rn | head -n 40 | sed 's/^/# leaf /'
 }
 
+# kprobe_hits: "function hits" of each function CREM_COUNT names.
+kprobe_hits() {
+	awk -v names=",$CREM_COUNT," '
+		{ sub(/^.*\//, "", $1) }
+		index(names, "," $1 ",") { print $1, $2 }' \
+		/sys/kernel/tracing/kprobe_profile 2> /dev/null
+}
+
+if [ -n "${CREM_COUNT:-}" ]; then
+	[ -e /sys/kernel/tracing/kprobe_events ] ||
+		mount -t tracefs tracefs /sys/kernel/tracing
+	for f in $(echo "$CREM_COUNT" | tr , " "); do
+		echo "p:crem_count/$f $f" >> /sys/kernel/tracing/kprobe_events ||
+			ktap_diag "no kprobe on $f"
+	done
+	echo 1 > /sys/kernel/tracing/events/crem_count/enable
+fi
 "$CREMCTL" -j monitor > /tmp/mon 2>&1 &
 for mode in $(echo "${CREM_MODES:-off,on,off,on}" | tr , " "); do
 	: > /tmp/mon
@@ -85,6 +113,7 @@ for mode in $(echo "${CREM_MODES:-off,on,off,on}" | tr , " "); do
 	"$CREMCTL" -j stats > /tmp/stats0
 	set -- $(cpu_ticks)
 	packets=$(rxe_packets)
+	kprobe_hits > /tmp/hits0
 	recorder=
 	if [ "${CREM_PERF:-0}" = 1 ]; then
 		perf record -a -g -e cpu-clock -F 499 -o "/tmp/perf.$mode" \
@@ -99,6 +128,10 @@ for mode in $(echo "${CREM_MODES:-off,on,off,on}" | tr , " "); do
 	packets=$(( $(rxe_packets) - packets ))
 	busy=$(( $6 - $1 + $7 - $2 + $8 - $3 + $9 - $4 ))
 	echo "# cpu $mode: user $(( $6 - $1 )) sys $(( $7 - $2 )) irq $(( $8 - $3 )) softirq $(( $9 - $4 )) idle $(( ${10} - $5 )) ticks; $packets packets; busy $(( busy * 10000 / (packets > 0 ? packets : 1) )) us a packet"
+	kprobe_hits | while read -r f n; do
+		n0=$(awk -v f="$f" '$1 == f { print $2 }' /tmp/hits0)
+		echo "# calls $f: $(( n - ${n0:-0} )), $(( (n - ${n0:-0}) * 1000 / (packets > 0 ? packets : 1) )) per 1000 packets"
+	done
 	if [ -n "$recorder" ]; then
 		kill -INT "$recorder"
 		wait "$recorder"
