@@ -94,13 +94,19 @@ static const struct crem_crf *crf_of(const struct crem_flow *flow)
 
 /*
  * CLOSE for unknown Flow IDs: a sender needs one to negotiate again, so
- * each address gets a few a second, and all strangers together a
- * thousand (configured peers are not counted in that, and have meters
- * of their own).  Each answers a
- * message at least as long, to the address it came from.
+ * each stranger's address gets a few a second, and all strangers
+ * together a thousand.  A configured peer, whose flows all learn at once
+ * that this host forgot them (crem restarted here), gets one for each of
+ * as many flows as its HELLO meter lets it open at once by default
+ * (hello_admitted()), and a thousand a second, on meters of its own.  Each answers a message at least as
+ * long, to the address it came from: no amplification, and a peer's
+ * meter bounds what a spoofer of its address can reflect at it.
  */
 static const struct crem_rate close_rate_addr = {
 	.interval_ns = 100 * NSEC_PER_MSEC, .burst = 4,
+};
+static const struct crem_rate close_rate_peer = {
+	.interval_ns = NSEC_PER_MSEC, .burst = 1000,
 };
 static const struct crem_rate close_rate_all = {
 	.interval_ns = NSEC_PER_MSEC, .burst = 64,
@@ -271,7 +277,8 @@ static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 	known = crem_cfg_known_peer(cfg, cb->af, cb->addr);
 	spin_lock_bh(&cn->admit_lock);
 	ok = crem_admit(known ? &cn->peer_close_admit : &cn->close_admit,
-			&close_rate_addr, cb->af, cb->addr, now) &&
+			known ? &close_rate_peer : &close_rate_addr, cb->af,
+			cb->addr, now) &&
 	     (known || crem_rate_take(&cn->close_tat, &close_rate_all, now));
 	spin_unlock_bh(&cn->admit_lock);
 	if (!ok) {

@@ -16,6 +16,10 @@
 # 1b. A candidate of B's whose live flow ended and went to the third
 #     address meanwhile cannot be confirmed: it ends, and B's next
 #     message for it gets a CLOSE (on A alone, cremsend to A itself).
+# 1c. B's own restart of a flow, its candidate confirmed by B: it takes
+#     the live flow's place, and the old Flow ID then gets a CLOSE.
+# 1d. CLOSEs for unknown Flow IDs: one for each of 32 from a configured
+#     peer at once, four of 32 from a stranger (on A alone, as 1b).
 #  2. A forgets its receiver flow without telling B (crem off and on, its
 #     CLOSE dropped), twice: B's next REPAIR gets a CLOSE for its unknown
 #     Flow ID; and at m 0, with no REPAIR, B's question after three SRTTs
@@ -38,7 +42,7 @@ debug=0
 case $(uname -r) in
 *-crem-debug) debug=1 ;;
 esac
-[ "$CREM_ROLE" = a ] && ktap_plan 24 || ktap_plan 17
+[ "$CREM_ROLE" = a ] && ktap_plan 27 || ktap_plan 17
 # An address on the link that is neither host, for HELLOs from a stranger.
 THIRD=192.0.2.99
 
@@ -204,16 +208,18 @@ if [ "$CREM_ROLE" = a ]; then
 	to_self() {
 		/crem/cremsend -d "$CREM_SELF_IP" -p "$CREM_LAB_PORT" "$@"
 	}
-	# qp_flows STATE: the flows of QP 0x5151 in STATE, one JSON a line.
+	# qp_flows STATE: the flows of QP $tqp (0x5151 first) in STATE, one
+	# JSON a line.
+	tqp=20817
 	qp_flows() {
-		"$CREMCTL" -j flows | jq -c --arg s "$1" \
-			'.[] | select(.qp == 20817 and .state == $s)'
+		"$CREMCTL" -j flows | jq -c --arg s "$1" --argjson q "$tqp" \
+			'.[] | select(.qp == $q and .state == $s)'
 	}
-	# qp_has STATE: QP 0x5151 has a flow in STATE.
+	# qp_has STATE: QP $tqp has a flow in STATE.
 	qp_has() {
 		[ -n "$(qp_flows "$1")" ]
 	}
-	# qp_flow_is STATE ID: the flow of QP 0x5151 in STATE is ID ("" none).
+	# qp_flow_is STATE ID: the flow of QP $tqp in STATE is ID ("" none).
 	qp_flow_is() {
 		[ "$(qp_flows "$1" | jq -r .id)" = "$2" ]
 	}
@@ -263,6 +269,67 @@ if [ "$CREM_ROLE" = a ]; then
 		crem_stats_diag
 	fi
 	to_self -S "$THIRD" close "$fresh" 1
+
+	# --- 1c. A restart of B's own: its HELLO with a new nonce for a live
+	# flow makes a candidate, and its PARAM_UPDATE for the candidate,
+	# from the live flow's peer, confirms it.  The candidate takes the
+	# live flow's place under its own Flow ID (flows_replaced), and a
+	# message for the old ID then finds no flow and gets a CLOSE.
+	tqp=20818
+	replaced=$(stat flows_replaced)
+	to_self -S "$CREM_PEER_IP" hello 0x5152 0x1c1 "$usrc" "$CREM_SELF_IP"
+	wait_for 10 qp_has active
+	was=$(qp_flows active | jq -r .id)
+	to_self -S "$CREM_PEER_IP" hello 0x5152 0x1c2 "$usrc" "$CREM_SELF_IP"
+	wait_for 10 qp_has candidate
+	cand=$(qp_flows candidate | jq -r .id)
+	to_self -S "$CREM_PEER_IP" param "$cand" 8 1
+	wait_for 10 qp_flow_is candidate ""
+	now=$(qp_flows active | jq -r .id)
+	if [ -n "$was" ] && [ -n "$cand" ] && [ "$was" != "$cand" ] &&
+	   [ "$now" = "$cand" ] && [ -z "$(qp_flows candidate)" ] &&
+	   grew flows_replaced "$replaced"; then
+		ktap_ok "B's restart of QP 0x5152 confirmed: candidate $cand replaced flow $was"
+	else
+		ktap_fail "B's restart of QP 0x5152: live '$now' (was '$was'), candidate '$cand', flows_replaced $replaced -> $(stat flows_replaced)"
+		crem_stats_diag
+	fi
+	noflow=$(stat msgs_no_flow) sent=$(stat closes_unknown_sent)
+	to_self -S "$CREM_PEER_IP" param "$was" 8 1
+	wait_for 10 grew closes_unknown_sent "$sent"
+	if grew msgs_no_flow "$noflow" && grew closes_unknown_sent "$sent"; then
+		ktap_ok "a message for the replaced flow $was found no flow and got a CLOSE"
+	else
+		ktap_fail "a message for the replaced flow '$was': msgs_no_flow $noflow -> $(stat msgs_no_flow), closes_unknown_sent $sent -> $(stat closes_unknown_sent)"
+		crem_stats_diag
+	fi
+	to_self -S "$CREM_PEER_IP" close "$cand" 1
+
+	# --- 1d. CLOSEs for unknown Flow IDs, rate-limited: 32 messages for
+	# unknown IDs from B, a configured peer whose 32 QPs would all learn
+	# at once that A forgot them, each get one; 32 from the third
+	# address, a stranger, get four and are then limited.
+	unknown=$(( (cand + 7919) & 0xffffffff ))
+	sent=$(stat closes_unknown_sent) limited=$(stat closes_unknown_limited)
+	to_self -S "$CREM_PEER_IP" -c 32 param "$unknown" 8 1
+	wait_for 10 test "$(( $(stat closes_unknown_sent) - sent ))" -ge 32
+	peer_sent=$(( $(stat closes_unknown_sent) - sent ))
+	peer_limited=$(( $(stat closes_unknown_limited) - limited ))
+	sent=$(stat closes_unknown_sent) limited=$(stat closes_unknown_limited)
+	to_self -S "$THIRD" -c 32 param "$unknown" 8 1
+	wait_for 10 test "$(( $(stat closes_unknown_limited) - limited ))" -ge 28
+	stranger_sent=$(( $(stat closes_unknown_sent) - sent ))
+	stranger_limited=$(( $(stat closes_unknown_limited) - limited ))
+	# The stranger's meter refills one a 100 ms: a slow guest may earn
+	# one more while the 32 go.
+	if [ "$peer_sent" = 32 ] && [ "$peer_limited" = 0 ] &&
+	   [ "$stranger_sent" -ge 4 ] && [ "$stranger_sent" -le 6 ] &&
+	   [ $(( stranger_sent + stranger_limited )) = 32 ]; then
+		ktap_ok "CLOSEs for unknown IDs: the peer's 32 all answered; the stranger's $stranger_sent answered, $stranger_limited limited"
+	else
+		ktap_fail "CLOSEs for unknown IDs: peer $peer_sent answered, $peer_limited limited; stranger $stranger_sent answered, $stranger_limited limited"
+		crem_stats_diag
+	fi
 fi
 lab_sync candidate-checked
 
