@@ -324,7 +324,7 @@ void crem_crf_decode_finish(struct crem_crf *crf, struct crem_crf_decode *job);
 int crem_crf_hello_again(struct crem_crf *crf, const struct crem_msg *hello);
 
 /*
- * The replacement rule (design.rst, "A HELLO for a live flow"): what a
+ * The replacement rule (security.rst, "A HELLO for a live flow"): what a
  * HELLO does, given the receiver flows of its descriptor.  A HELLO with a
  * nonce that neither has does not replace a live flow on its own word:
  * anyone who can put the sender's address on a datagram can send one.  It
