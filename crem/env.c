@@ -328,7 +328,7 @@ bool crem_env_charge_skb(struct crem_flow *flow, unsigned int truesize)
 
 	mem_limits(cn, &net_limit, &flow_limit);
 	if (!stranger_reserve(cn, flow->stranger, truesize, net_limit,
-			      CREM_STAT_MEM_LIMIT_PACKETS))
+			      CREM_STAT_STRANGER_MEM_LIMIT))
 		return false;
 	if (net_charge_counted(cn, truesize, net_limit,
 			       CREM_STAT_MEM_LIMIT_PACKETS))

@@ -243,7 +243,11 @@ static void new_receiver(struct crem_net *cn, const struct crem_msg *m,
 	err = crem_flow_new_crf(cn, m, cb->af, cb->addr, cb->port, !!live);
 	if (!err && live)
 		crem_net_stat_inc(cn, CREM_STAT_FLOW_CANDIDATES);
-	/* -EEXIST: another CPU made it from the same HELLO's twin. */
+	/*
+	 * -EEXIST: not published.  Another CPU made it from the same
+	 * HELLO's twin, or a limit refused it, counted under its own
+	 * reason by crem_flowtable_publish().
+	 */
 	if (err && err != -EEXIST)
 		crem_net_stat_inc(cn, CREM_STAT_HELLO_REFUSED);
 }
