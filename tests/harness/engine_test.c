@@ -2723,6 +2723,100 @@ static void repair_rate_and_dscp(struct kunit *test)
  * A short property run under the sanitizers: 5 % bursty loss on every
  * path; every packet arrives exactly once as sent or restored.
  */
+/* The CRF's losses left to the RDMA transport, whatever the cause. */
+static u64 left_to_rdma(const struct crem_crf *crf)
+{
+	u64 n = 0;
+	unsigned int i;
+
+	for (i = CREM_FS_LOSSES_RDMA_UNPROTECTED; i <= CREM_FS_LOSSES_RDMA_LIMITS;
+	     i++)
+		n += crf->stats.v[i];
+	return n;
+}
+
+/*
+ * A flow that starts on a path losing 5 %, at the defaults (adaptive m,
+ * k and H per flow), 10 ms round trip, 50,000 packets a second.  Its first
+ * configuration is m = 0 (nothing measured yet).  The first LOSS_REPORT
+ * reaches the CSF about two round trips after the flow's first packet;
+ * the draft's hysteresis (one change per two SRTTs, counted from the
+ * first configuration) and the Effective PSN's lead of two SRTTs of PSNs
+ * then put the m the loss needs in use about four and a half round trips
+ * in (engine.rst, "How fast m follows the loss").  Bounds, with a round
+ * trip to spare: the policy's m within three round trips, the
+ * configuration's within six; and before it, coded retransmission already
+ * restores some.  From 120 ms on, the repairs restore at least 90 % of the
+ * losses within H and leave at most 2 % to RDMA; the rest are restored
+ * late, once H has let later packets go (about 8 %: engine.rst says why
+ * that is open).
+ */
+static void m_follows_loss_quickly(struct kunit *test)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	u64 start, policy_at = 0, config_at = 0, ended, restored, left, late;
+	unsigned int t, k;
+	u8 need = 0;
+
+	crem_pair_params_default(&par);
+	crem_engine_config_default(&par.csf_cfg);
+	par.csf_cfg.limits.max_t = 1024 + 64 + 2;
+	par.csf_cfg.initial_rtt_ns = 10 * MS;
+	par.crf_cfg = par.csf_cfg;
+	par.data.loss = (struct crem_sim_loss){
+		.kind = CREM_SIM_LOSS_IID, .p = 0.05,
+	};
+	p = new_pair(test, &par);
+	start = p->sim.now_ns;
+	for (t = 0; t < 60; t++) {
+		crem_pair_send(p, 50, 20 * US);
+		crem_pair_run(p, p->sim.now_ns + MS);
+		k = p->csf.param.active.k ? p->csf.param.active.k :
+					    par.csf_cfg.k;
+		need = crem_policy_target_m(CREM_PPM(50000), k,
+					    p->csf.policy.par.max_m,
+					    p->csf.policy.par.epsilon);
+		if (!policy_at && p->csf.policy.m + 1 >= need)
+			policy_at = p->sim.now_ns - start;
+		if (!config_at && p->csf.param.active.m + 1 >= need)
+			config_at = p->sim.now_ns - start;
+	}
+	KUNIT_EXPECT_GT(test, need, 1);
+	KUNIT_EXPECT_GT(test, policy_at, 0);
+	KUNIT_EXPECT_LE(test, policy_at, 30 * MS);
+	KUNIT_EXPECT_GT(test, config_at, 0);
+	KUNIT_EXPECT_LE(test, config_at, 60 * MS);
+	/* Coded retransmission restores some of the m = 0 blocks' losses. */
+	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_RESTORED), 0);
+	for (t = 0; t < 60; t++) {
+		crem_pair_send(p, 50, 20 * US);
+		crem_pair_run(p, p->sim.now_ns + MS);
+	}
+	ended = loss_ends(&p->crf);
+	late = crf_stat(p, CREM_FS_LOSSES_RESTORED_LATE);
+	restored = crf_stat(p, CREM_FS_LOSSES_RESTORED);
+	left = left_to_rdma(&p->crf);
+	for (t = 0; t < 100; t++) {
+		crem_pair_send(p, 50, 20 * US);
+		crem_pair_run(p, p->sim.now_ns + MS);
+	}
+	crem_pair_run(p, p->sim.now_ns + 50 * MS);
+	ended = loss_ends(&p->crf) - ended;
+	restored = crf_stat(p, CREM_FS_LOSSES_RESTORED) - restored;
+	left = left_to_rdma(&p->crf) - left;
+	KUNIT_EXPECT_GT(test, ended, 200);
+	late = crf_stat(p, CREM_FS_LOSSES_RESTORED_LATE) - late;
+	KUNIT_EXPECT_GE(test, restored * 100, ended * 90);
+	KUNIT_EXPECT_LE(test, left * 100, ended * 2);
+	kunit_info(test, "need m %u: the policy's within %llu ms, in use within %llu ms; then of %llu losses %llu restored within H, %llu late, %llu left to RDMA",
+		   need, (unsigned long long)(policy_at / MS),
+		   (unsigned long long)(config_at / MS),
+		   (unsigned long long)ended, (unsigned long long)restored,
+		   (unsigned long long)late, (unsigned long long)left);
+	end_pair(test, p);
+}
+
 static void property_short(struct kunit *test)
 {
 	struct crem_pair_params par;
@@ -2817,6 +2911,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(close_and_idle),
 	KUNIT_CASE(silent_receiver_is_asked),
 	KUNIT_CASE(repair_rate_and_dscp),
+	KUNIT_CASE(m_follows_loss_quickly),
 	KUNIT_CASE(property_short),
 	{}
 };
