@@ -2748,8 +2748,9 @@ static u64 left_to_rdma(const struct crem_crf *crf)
  * configuration's within six; and before it, coded retransmission already
  * restores some.  From 120 ms on, the repairs restore at least 90 % of the
  * losses within H and leave at most 2 % to RDMA; the rest are restored
- * late, once H has let later packets go (about 8 %: engine.rst says why
- * that is open).
+ * late, once H has let later packets go (about 8 %: engine.rst, "How
+ * fast m follows the loss", gives the cause, the rate credit running
+ * short, and why its fix waits).
  */
 static void m_follows_loss_quickly(struct kunit *test)
 {
