@@ -1762,6 +1762,12 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 	for (; crem_psn_before(p, psn); p = crem_psn_add(p, 1)) {
 		struct crem_crf_pos *q = pos_of(crf, p);
 
+		/*
+		 * Shown absent before the frontier came (a REPAIR's Present
+		 * Bitmap overtook its block's sources): no packet is expected.
+		 */
+		if (q->psn == p && q->state == CREM_POS_ABSENT)
+			continue;
 		crf->report.expected++;
 		if (q->psn == p && q->state != CREM_POS_EMPTY)
 			continue;

@@ -332,26 +332,38 @@ static u8 repairs_now(const struct crem_csf *csf, u8 config_m)
 }
 
 /*
- * The ordinary repairs a block of @k positions gets: m when full.  A block
- * cut short with n present sources gets m * n / k, so that the overhead
- * per source stays m/k however blocks are cut (the rate credit would
- * otherwise hold the rest back until they come too late to fill a gap
- * within H): rounded down when its time ran out (block_deadline() cuts
- * only a block that has earned one), and rounded up at the end of a
- * burst, where a lost last packet would otherwise wait for the RDMA
- * transport's timeout.
+ * The ordinary repairs a block of @k positions gets: m with all k sources
+ * present.  A block with n < k sources (cut short, or with positions that
+ * carry no source this way, a READ's responses) gets m * n / k, so that
+ * the overhead per source stays m/k: the rate credit that pays for the
+ * repairs earns m per source (the draft's MUST), and a share rounded up
+ * at every such block would outrun it, so that every later block's
+ * repairs would wait for credit, some until too late to fill a gap within
+ * H (at 5 % loss with READs in the mix, half were deferred:
+ * m_follows_loss_quickly).  The fraction left over is carried to the next
+ * block (@carry, in 1/k repairs).  At the end of a burst the share is
+ * rounded up instead, so that a lost last packet does not wait for the
+ * RDMA transport's timeout; the pause after it starts the carry afresh.
  */
 static u8 repairs_for(const struct crem_csf_block *b, unsigned int k,
-		      bool timed_out)
+		      bool burst_end, u32 *carry)
 {
 	unsigned int n = crem_set_count(&b->present);
-	unsigned int r;
+	u32 owed, r;
 
 	if (!n)
 		return 0;	/* nothing to protect (a source too long for T) */
 	if (n >= k)
 		return b->m;
-	r = (b->m * n + (timed_out ? 0 : k - 1)) / k;
+	owed = b->m * n;
+	if (burst_end) {
+		r = (owed + k - 1) / k;
+		*carry = 0;
+	} else {
+		owed += *carry;
+		r = owed / k;
+		*carry = owed % k;
+	}
 	return r < b->m ? r : b->m;
 }
 
@@ -374,7 +386,8 @@ static void close_block(struct crem_csf *csf, struct crem_csf_slot *s,
 	csf->open = false;
 	if (why != CSF_CLOSE_FULL)
 		csf->stats.v[CREM_FS_BLOCKS_CLOSED_EARLY]++;
-	m = repairs_for(s->block, k, why == CSF_CLOSE_TIMED_OUT);
+	m = repairs_for(s->block, k, why == CSF_CLOSE_BURST_END,
+			&csf->repair_carry);
 	csf->stats.v[CREM_FS_REPAIRS_SCALED] += s->block->m - m;
 	s->repairs_due = repairs_now(csf, m);
 	s->repairs_planned = s->repairs_due;
@@ -403,6 +416,7 @@ static bool open_block(struct crem_csf *csf, u32 start)
 		csf->stats.v[CREM_FS_CONFIG_CHANGES]++;
 		/* A new m: the burst allowance is two blocks' repairs. */
 		csf->credit = 2ull * c->m * c->k;
+		csf->repair_carry = 0;
 	}
 	if (csf->count == csf->cfg.max_blocks)
 		pop_oldest(csf, false);

@@ -95,6 +95,7 @@ struct crem_csf {
 
 	/* Repair rate: credit in 1/k repair units, m per source. */
 	u64 credit;
+	u32 repair_carry;	/* 1/k repairs owed to short blocks, < k */
 	u64 srtt_ns;
 	u64 min_rtt_ns;			/* own exchanges', for H; 0: none */
 	bool have_srtt;
