@@ -88,7 +88,7 @@ struct crem_pool_buf {
  *	written under @flows_lock, read without it as a hint (receive.c)
  * @stranger_mem: bytes of engine memory charged to those flows
  * @admit_lock: guards @hello_admit, @peer_hello_admit, @close_admit,
- *	@peer_close_admit and @close_tat
+ *	@peer_close_admit, @close_tat and @peer_close_tat
  * @hello_admit: new receiver flows from strangers, by the HELLO's source
  *	address (an IPv6 one by its /64)
  * @peer_hello_admit: the same from configured peers, apart so that
@@ -98,6 +98,7 @@ struct crem_pool_buf {
  * @peer_close_admit: the same to configured peers, apart so that a flood
  *	of spoofed strangers' messages cannot spend their meters
  * @close_tat: CLOSEs to strangers, all addresses together
+ * @peer_close_tat: CLOSEs to configured peers, all together
  * @paths: what the sender flows measured of each peer's path (path.c)
  */
 struct crem_net {
@@ -139,6 +140,7 @@ struct crem_net {
 	struct crem_admit close_admit;
 	struct crem_admit peer_close_admit;
 	u64 close_tat;
+	u64 peer_close_tat;
 
 	struct crem_paths paths;
 };

@@ -95,22 +95,40 @@ static const struct crem_crf *crf_of(const struct crem_flow *flow)
 /*
  * CLOSE for unknown Flow IDs: a sender needs one to negotiate again, so
  * each stranger's address gets a few a second, and all strangers
- * together a thousand.  A configured peer, whose flows all learn at once
- * that this host forgot them (crem restarted here), gets one for each of
- * as many flows as its HELLO meter lets it open at once by default
- * (hello_admitted()), and a thousand a second, on meters of its own.  Each answers a message at least as
- * long, to the address it came from: no amplification, and a peer's
- * meter bounds what a spoofer of its address can reflect at it.
+ * together a thousand.  A configured peer's flows all learn at once that
+ * this host forgot them (crem restarted here): from its CREM port, where
+ * a real peer's messages come from, it gets as many at once and a second
+ * as its HELLO meter lets it open flows (hello_admitted()), on meters of
+ * its own, and all peers together a few thousand at once.  Each answers
+ * a message at least as long, to the address and port it came from: no
+ * amplification, and the meters bound what a spoofer can reflect.
  */
 static const struct crem_rate close_rate_addr = {
 	.interval_ns = 100 * NSEC_PER_MSEC, .burst = 4,
 };
-static const struct crem_rate close_rate_peer = {
-	.interval_ns = NSEC_PER_MSEC, .burst = 1000,
+static const struct crem_rate close_rate_peers_all = {
+	.interval_ns = 100 * NSEC_PER_USEC, .burst = 4096,
 };
 static const struct crem_rate close_rate_all = {
 	.interval_ns = NSEC_PER_MSEC, .burst = 64,
 };
+
+/*
+ * The rate at which an address may start flows, a configured peer's
+ * (@known) four times a stranger's (hello_admitted()); a peer's CLOSEs
+ * for unknown Flow IDs follow it too (close_unknown()).  Under RCU.
+ */
+static struct crem_rate hello_rate(struct crem_net *cn,
+				   const struct crem_cfg *cfg, bool known)
+{
+	u32 n = cfg->hello_rate;
+
+	if (!net_eq(cn->net, &init_net))
+		n = min(n, rcu_dereference(crem_net(&init_net)->cfg)->hello_rate);
+	if (known)
+		n *= 4;
+	return (struct crem_rate){ .interval_ns = NSEC_PER_SEC / n, .burst = n };
+}
 
 /*
  * May a HELLO from @cb's address make a flow now?  A stranger's address
@@ -126,16 +144,9 @@ static bool hello_admitted(struct crem_net *cn, const struct crem_cfg *cfg,
 {
 	struct crem_admit *table = known ? &cn->peer_hello_admit :
 					   &cn->hello_admit;
-	u32 n = cfg->hello_rate;
-	struct crem_rate rate;
+	struct crem_rate rate = hello_rate(cn, cfg, known);
 	bool ok;
 
-	if (!net_eq(cn->net, &init_net))
-		n = min(n, rcu_dereference(crem_net(&init_net)->cfg)->hello_rate);
-	if (known)
-		n *= 4;
-	rate.interval_ns = NSEC_PER_SEC / n;
-	rate.burst = n;
 	spin_lock_bh(&cn->admit_lock);
 	ok = crem_admit(table, &rate, cb->af, cb->addr, ktime_get_ns());
 	spin_unlock_bh(&cn->admit_lock);
@@ -265,6 +276,7 @@ static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
 	u8 buf[CREM_CRF_UNKNOWN_ANSWER_MAX];
 	u64 now = ktime_get_ns();
+	struct crem_rate rate;
 	bool ok, known;
 	int len;
 
@@ -274,16 +286,28 @@ static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 	if (len <= 0)
 		return;
 	/*
+	 * The Flow ID of a sender flow of this host: its receiver chose
+	 * it, and never sends a PARAM_UPDATE or REPAIR for it.  Answered,
+	 * the CLOSE would end that receiver's flow of the same ID, a real
+	 * CLOSE from its real peer, at the word of whoever spoofed the
+	 * message.
+	 */
+	if (crem_flow_by_id(cn, CREM_ROLE_SENDER, m->flow_id))
+		return;
+	/*
 	 * A configured peer's answer never waits on the strangers' budget,
 	 * which spoofed sources can spend, nor on meters they share: its
 	 * own rate, in a table of its own, bounds it.
 	 */
-	known = crem_cfg_known_peer(cfg, cb->af, cb->addr);
+	known = crem_cfg_known_peer(cfg, cb->af, cb->addr) &&
+		cb->port == htons(cfg->port);
+	rate = known ? hello_rate(cn, cfg, true) : close_rate_addr;
 	spin_lock_bh(&cn->admit_lock);
 	ok = crem_admit(known ? &cn->peer_close_admit : &cn->close_admit,
-			known ? &close_rate_peer : &close_rate_addr, cb->af,
-			cb->addr, now) &&
-	     (known || crem_rate_take(&cn->close_tat, &close_rate_all, now));
+			&rate, cb->af, cb->addr, now) &&
+	     crem_rate_take(known ? &cn->peer_close_tat : &cn->close_tat,
+			    known ? &close_rate_peers_all : &close_rate_all,
+			    now);
 	spin_unlock_bh(&cn->admit_lock);
 	if (!ok) {
 		crem_net_stat_inc(cn, CREM_STAT_CLOSES_UNKNOWN_LIMITED);
