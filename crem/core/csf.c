@@ -339,11 +339,12 @@ static u8 repairs_now(const struct crem_csf *csf, u8 config_m)
  * repairs earns m per source (the draft's MUST), and a share rounded up
  * at every such block would outrun it, so that every later block's
  * repairs would wait for credit, some until too late to fill a gap within
- * H (at 5 % loss with READs in the mix, half were deferred:
- * m_follows_loss_quickly).  The fraction left over is carried to the next
- * block (@carry, in 1/k repairs).  At the end of a burst the share is
- * rounded up instead, so that a lost last packet does not wait for the
- * RDMA transport's timeout; the pause after it starts the carry afresh.
+ * H.  The fraction left over is carried to the next block (@carry, in 1/k
+ * repairs), so a block may get none until the carried share reaches one;
+ * its losses then wait for coded retransmission.  At the end of a burst
+ * the share is rounded up instead, so that a lost last packet does not
+ * wait for the RDMA transport's timeout; the pause after it starts the
+ * carry afresh.
  */
 static u8 repairs_for(const struct crem_csf_block *b, unsigned int k,
 		      bool burst_end, u32 *carry)
@@ -351,6 +352,8 @@ static u8 repairs_for(const struct crem_csf_block *b, unsigned int k,
 	unsigned int n = crem_set_count(&b->present);
 	u32 owed, r;
 
+	if (burst_end && !n)
+		*carry = 0;
 	if (!n)
 		return 0;	/* nothing to protect (a source too long for T) */
 	if (n >= k)

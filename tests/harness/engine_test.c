@@ -328,6 +328,7 @@ static void reordering_with_repairs_is_not_loss(struct kunit *test)
 
 	reordering_params(&par);
 	par.csf_cfg.adaptive = false;
+	par.csf_cfg.m = 2;
 	par.crf_cfg = par.csf_cfg;
 	p = new_pair(test, &par);
 	p->keep_log = true;
@@ -2760,10 +2761,6 @@ static void repair_rate_and_dscp(struct kunit *test)
 	end_pair(test, p);
 }
 
-/*
- * A short property run under the sanitizers: 5 % bursty loss on every
- * path; every packet arrives exactly once as sent or restored.
- */
 /* The CRF's losses left to the RDMA transport, whatever the cause. */
 static u64 left_to_rdma(const struct crem_crf *crf)
 {
@@ -2804,6 +2801,7 @@ static void m_follows_loss_quickly(struct kunit *test)
 
 	crem_pair_params_default(&par);
 	crem_engine_config_default(&par.csf_cfg);
+	/* T for the harness's 1024-byte RDMA MTU, as the kernel sets it. */
 	par.csf_cfg.limits.max_t = 1024 + 64 + 2;
 	par.csf_cfg.initial_rtt_ns = 10 * MS;
 	par.crf_cfg = par.csf_cfg;
@@ -2866,6 +2864,10 @@ static void m_follows_loss_quickly(struct kunit *test)
 	end_pair(test, p);
 }
 
+/*
+ * A short property run under the sanitizers: 5 % bursty loss on every
+ * path; every packet arrives exactly once as sent or restored.
+ */
 static void property_short(struct kunit *test)
 {
 	struct crem_pair_params par;
