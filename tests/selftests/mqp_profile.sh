@@ -13,7 +13,9 @@
 # (iterations of 64 KiB, 50), CREM_TOOL (ib_write_bw), CREM_LOSS (percent
 # on B's egress, none), CREM_SET (cremctl set arguments, commas for
 # spaces), CREM_PERF=1 (perf record of the whole guest), CREM_COUNT
-# (kernel functions whose calls are counted by kprobes, commas apart),
+# (kernel functions whose calls are counted by kprobes, commas apart;
+# their cost falls in the run's CPU figures, and a name with a dot, a
+# compiler's clone, takes no probe),
 # CREM_PERF_CALLERS (symbols whose callers perf prints, commas apart).
 #
 # Printed for each run and host: the goodput; the CPU ticks by kind and
@@ -150,5 +152,9 @@ for mode in $(echo "${CREM_MODES:-off,on,off,on}" | tr , " "); do
 	echo
 done
 kill_comm cremctl
+if [ -n "${CREM_COUNT:-}" ]; then
+	echo 0 > /sys/kernel/tracing/events/crem_count/enable
+	echo > /sys/kernel/tracing/kprobe_events
+fi
 ktap_ok "profile taken (a measurement: judged by nobody)"
 ktap_finish
