@@ -276,6 +276,7 @@ static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 	const struct crem_cfg *cfg = rcu_dereference(cn->cfg);
 	u8 buf[CREM_CRF_UNKNOWN_ANSWER_MAX];
 	u64 now = ktime_get_ns();
+	struct crem_flow *tx;
 	struct crem_rate rate;
 	bool ok, known;
 	int len;
@@ -286,13 +287,14 @@ static void close_unknown(struct crem_net *cn, const struct crem_msg *m,
 	if (len <= 0)
 		return;
 	/*
-	 * The Flow ID of a sender flow of this host: its receiver chose
-	 * it, and never sends a PARAM_UPDATE or REPAIR for it.  Answered,
-	 * the CLOSE would end that receiver's flow of the same ID, a real
-	 * CLOSE from its real peer, at the word of whoever spoofed the
-	 * message.
+	 * The Flow ID of this host's sender flow to the message's source:
+	 * its receiver there chose it, and never sends a PARAM_UPDATE or
+	 * REPAIR for it.  Answered, the CLOSE would end that receiver's flow
+	 * of the same ID, a real CLOSE from its real peer, at the word of
+	 * whoever spoofed the message.
 	 */
-	if (crem_flow_by_id(cn, CREM_ROLE_SENDER, m->flow_id))
+	tx = crem_flow_by_id(cn, CREM_ROLE_SENDER, m->flow_id);
+	if (tx && from_peer(tx, cb->af, cb->addr))
 		return;
 	/*
 	 * A configured peer's answer never waits on the strangers' budget,
