@@ -24,15 +24,23 @@ static struct crem_pair *new_pair(struct kunit *test,
 	return p;
 }
 
-/* The ends of the CRF's losses; once it is gone, all of them. */
-static u64 loss_ends(const struct crem_crf *crf)
+/* The sum of the CRF's counters @first to @last. */
+static u64 crf_stats_sum(const struct crem_crf *crf, unsigned int first,
+			 unsigned int last)
 {
 	u64 n = 0;
 	unsigned int i;
 
-	for (i = CREM_FS_LOSSES_RESTORED; i <= CREM_FS_LOSSES_RDMA_LIMITS; i++)
+	for (i = first; i <= last; i++)
 		n += crf->stats.v[i];
 	return n;
+}
+
+/* The ends of the CRF's losses; once it is gone, all of them. */
+static u64 loss_ends(const struct crem_crf *crf)
+{
+	return crf_stats_sum(crf, CREM_FS_LOSSES_RESTORED,
+			     CREM_FS_LOSSES_RDMA_LIMITS);
 }
 
 /*
@@ -314,10 +322,10 @@ static void reordering_is_not_loss(struct kunit *test)
 /*
  * The same path with repairs (a fixed m = 2): REPAIRs overtake reordered
  * sources, so the CRF restores sources whose originals come within the
- * allowance after it.  Those are no loss in any LOSS_REPORT, however the
- * reports fall between restore and original (carry_unsettled()): every
- * report's received count is its expected one, and the CSF's loss
- * estimate stays 0.
+ * allowance after it, and their Present Bitmaps show READ responses'
+ * positions absent before the frontier reaches them (move_frontier()).
+ * Neither is loss in any LOSS_REPORT: every report's received count is
+ * its expected one, and the CSF's loss estimate stays 0.
  */
 static void reordering_with_repairs_is_not_loss(struct kunit *test)
 {
@@ -2764,13 +2772,17 @@ static void repair_rate_and_dscp(struct kunit *test)
 /* The CRF's losses left to the RDMA transport, whatever the cause. */
 static u64 left_to_rdma(const struct crem_crf *crf)
 {
-	u64 n = 0;
-	unsigned int i;
+	return crf_stats_sum(crf, CREM_FS_LOSSES_RDMA_UNPROTECTED,
+			     CREM_FS_LOSSES_RDMA_LIMITS);
+}
 
-	for (i = CREM_FS_LOSSES_RDMA_UNPROTECTED; i <= CREM_FS_LOSSES_RDMA_LIMITS;
-	     i++)
-		n += crf->stats.v[i];
-	return n;
+/* @ms milliseconds of the stream: 50 packets, 20 us apart, a millisecond. */
+static void stream_ms(struct crem_pair *p, unsigned int ms)
+{
+	while (ms--) {
+		crem_pair_send(p, 50, 20 * US);
+		crem_pair_run(p, p->sim.now_ns + MS);
+	}
 }
 
 /*
@@ -2811,8 +2823,7 @@ static void m_follows_loss_quickly(struct kunit *test)
 	p = new_pair(test, &par);
 	start = p->sim.now_ns;
 	for (t = 0; t < 60; t++) {
-		crem_pair_send(p, 50, 20 * US);
-		crem_pair_run(p, p->sim.now_ns + MS);
+		stream_ms(p, 1);
 		k = p->csf.param.active.k ? p->csf.param.active.k :
 					    par.csf_cfg.k;
 		need = crem_policy_target_m(CREM_PPM(50000), k,
@@ -2830,20 +2841,14 @@ static void m_follows_loss_quickly(struct kunit *test)
 	KUNIT_EXPECT_LE(test, config_at, 60 * MS);
 	/* Coded retransmission restores some of the m = 0 blocks' losses. */
 	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_RESTORED), 0);
-	for (t = 0; t < 60; t++) {
-		crem_pair_send(p, 50, 20 * US);
-		crem_pair_run(p, p->sim.now_ns + MS);
-	}
+	stream_ms(p, 60);
 	ended = loss_ends(&p->crf);
 	deferred = csf_stat(p, CREM_FS_REPAIRS_DEFERRED);
 	sent = csf_stat(p, CREM_FS_REPAIRS_SENT);
 	late = crf_stat(p, CREM_FS_LOSSES_RESTORED_LATE);
 	restored = crf_stat(p, CREM_FS_LOSSES_RESTORED);
 	left = left_to_rdma(&p->crf);
-	for (t = 0; t < 100; t++) {
-		crem_pair_send(p, 50, 20 * US);
-		crem_pair_run(p, p->sim.now_ns + MS);
-	}
+	stream_ms(p, 100);
 	crem_pair_run(p, p->sim.now_ns + 50 * MS);
 	ended = loss_ends(&p->crf) - ended;
 	restored = crf_stat(p, CREM_FS_LOSSES_RESTORED) - restored;

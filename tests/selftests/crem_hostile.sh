@@ -269,6 +269,20 @@ if [ "$CREM_ROLE" = a ]; then
 		ktap_fail "QP 0x5151: B's flow '$old', candidate '$cand', live '$fresh' of '$peer'"
 		crem_stats_diag
 	fi
+	# answered_unknown ID WHAT: B's PARAM_UPDATE for Flow ID ID, which
+	# A no longer has, finds no flow and gets a CLOSE; WHAT names it.
+	answered_unknown() {
+		noflow=$(stat msgs_no_flow) sent=$(stat closes_unknown_sent)
+		to_self -S "$CREM_PEER_IP" param "$1" 8 1
+		wait_for 10 grew closes_unknown_sent "$sent"
+		if grew msgs_no_flow "$noflow" &&
+		   grew closes_unknown_sent "$sent"; then
+			ktap_ok "$2 $1 found no flow and got a CLOSE"
+		else
+			ktap_fail "$2 '$1': msgs_no_flow $noflow -> $(stat msgs_no_flow), closes_unknown_sent $sent -> $(stat closes_unknown_sent)"
+			crem_stats_diag
+		fi
+	}
 	refused=$(stat candidates_refused)
 	to_self -S "$CREM_PEER_IP" param "$cand" 8 1
 	wait_for 10 qp_flow_is candidate ""
@@ -281,15 +295,7 @@ if [ "$CREM_ROLE" = a ]; then
 		ktap_fail "B's confirmation of '$cand': candidate left '$left', live '$now' (was '$fresh'), candidates_refused $refused -> $(stat candidates_refused)"
 		crem_stats_diag
 	fi
-	noflow=$(stat msgs_no_flow) sent=$(stat closes_unknown_sent)
-	to_self -S "$CREM_PEER_IP" param "$cand" 8 1
-	wait_for 10 grew closes_unknown_sent "$sent"
-	if grew msgs_no_flow "$noflow" && grew closes_unknown_sent "$sent"; then
-		ktap_ok "B's next message for $cand found no flow and got a CLOSE"
-	else
-		ktap_fail "B's next message for '$cand': msgs_no_flow $noflow -> $(stat msgs_no_flow), closes_unknown_sent $sent -> $(stat closes_unknown_sent)"
-		crem_stats_diag
-	fi
+	answered_unknown "$cand" "B's next message for"
 	to_self -S "$THIRD" close "$fresh" 1
 
 	# --- 1c. A restart of B's own: its HELLO with a new nonce for a live
@@ -316,15 +322,7 @@ if [ "$CREM_ROLE" = a ]; then
 		ktap_fail "B's restart of QP 0x5152: live '$now' (was '$was'), candidate '$cand', flows_replaced $replaced -> $(stat flows_replaced)"
 		crem_stats_diag
 	fi
-	noflow=$(stat msgs_no_flow) sent=$(stat closes_unknown_sent)
-	to_self -S "$CREM_PEER_IP" param "$was" 8 1
-	wait_for 10 grew closes_unknown_sent "$sent"
-	if grew msgs_no_flow "$noflow" && grew closes_unknown_sent "$sent"; then
-		ktap_ok "a message for the replaced flow $was found no flow and got a CLOSE"
-	else
-		ktap_fail "a message for the replaced flow '$was': msgs_no_flow $noflow -> $(stat msgs_no_flow), closes_unknown_sent $sent -> $(stat closes_unknown_sent)"
-		crem_stats_diag
-	fi
+	answered_unknown "$was" "a message for the replaced flow"
 	to_self -S "$CREM_PEER_IP" close "$cand" 1
 
 	# --- 1d. CLOSEs for unknown Flow IDs, rate-limited: 32 messages for
