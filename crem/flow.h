@@ -119,7 +119,7 @@ struct crem_flow {
 	/* flowtable.c, under crem_net.flows_lock */
 	struct hlist_node by_key;
 	struct hlist_node by_id;
-	struct hlist_node by_pair;	/* sender flows */
+	struct hlist_node by_pair;	/* by addresses: ACKs, NAKs */
 	struct list_head list;
 	bool unlinked;
 	bool id_hashed;

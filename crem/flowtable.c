@@ -81,11 +81,9 @@ bool crem_flowtable_publish(struct crem_net *cn, struct crem_flow *flow,
 		crem_net_stat_inc(cn, CREM_STAT_STRANGER_FLOW_LIMIT);
 	} else if (!cn->closing && !crem_flow_lookup(cn, &flow->key)) {
 		hash_add_rcu(cn->by_key, &flow->by_key, key_hash(&flow->key));
-		if (flow->key.role == CREM_ROLE_SENDER)
-			hash_add_rcu(cn->by_pair, &flow->by_pair,
-				     crem_flow_pair_hash(flow->key.af,
-							 flow->key.src,
-							 flow->key.dst));
+		hash_add_rcu(cn->by_pair, &flow->by_pair,
+			     crem_flow_pair_hash(flow->key.af, flow->key.src,
+						 flow->key.dst));
 		if (flow->flow_id) {
 			hash_add_rcu(cn->by_id, &flow->by_id,
 				     id_hash(flow->key.role, flow->flow_id));
@@ -128,8 +126,7 @@ static bool unlink_locked(struct crem_flow *flow)
 	hash_del_rcu(&flow->by_key);
 	if (flow->id_hashed)
 		hash_del_rcu(&flow->by_id);
-	if (flow->key.role == CREM_ROLE_SENDER)
-		hash_del_rcu(&flow->by_pair);
+	hash_del_rcu(&flow->by_pair);
 	list_del_rcu(&flow->list);
 	WRITE_ONCE(cn->nstrangers, cn->nstrangers - flow->stranger);
 	cn->nflows--;

@@ -68,7 +68,7 @@ static inline u32 crem_stranger_share(u32 max_flows)
 void crem_flowtable_close(struct crem_net *cn, bool closing);
 
 /*
- * The bucket of sender flows from @src to @dst.  Iterate it with
+ * The bucket of flows from @src to @dst, either role.  Iterate it with
  * hash_for_each_possible_rcu(cn->by_pair, flow, by_pair, hash).
  */
 static inline u32 crem_flow_pair_hash(u8 af, const u8 *src, const u8 *dst)

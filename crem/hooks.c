@@ -337,13 +337,43 @@ static unsigned int crem_rx(struct crem_net *cn, struct sk_buff *skb,
 							      NF_ACCEPT;
 }
 
+/*
+ * The RDMA receiver here asks its peer to send again from a PSN (a NAK
+ * for a sequence error, a retried READ request): the receiver flows from
+ * that peer may hand on what they kept of it (crem_crf_asked_again()).
+ * Found like csf_ack()'s sender flows, by the pair of addresses; the
+ * engine only arms the flow's timer, as the receiver's send path is no
+ * place to hand it packets.
+ */
+static void crf_asked(struct crem_net *cn, const struct crem_roce_pkt *p)
+{
+	u8 af = p->af == 4 ? CREM_AF_INET : CREM_AF_INET6;
+	struct crem_flow *flow;
+
+	hash_for_each_possible_rcu(cn->by_pair, flow, by_pair,
+				   crem_flow_pair_hash(af, p->dst, p->src)) {
+		if (flow->key.role != CREM_ROLE_RECEIVER ||
+		    flow->key.af != af || memcmp(flow->key.src, p->dst, 16) ||
+		    memcmp(flow->key.dst, p->src, 16))
+			continue;
+		spin_lock_bh(&flow->lock);
+		if (!flow->dead)
+			crem_crf_asked_again(&flow->crf, p->psn);
+		spin_unlock_bh(&flow->lock);
+	}
+}
+
 static unsigned int crem_tx(struct crem_net *cn, struct sk_buff *skb, u8 af)
 {
 	struct crem_roce_pkt p;
 	const u8 *ip;
 
 	ip = roce_of(cn, skb, af, &p);
-	if (ip && crem_roce_is_source(&p))
+	if (!ip)
+		return NF_ACCEPT;
+	if (crem_roce_asks_again(&p))
+		crf_asked(cn, &p);
+	if (crem_roce_is_source(&p))
 		csf_source(cn, ip, &p);
 	return NF_ACCEPT;
 }

@@ -68,7 +68,8 @@ struct crem_pool_buf {
  * @flows_lock: the flow tables, list and counts below (flowtable.c)
  * @by_key: flows by (family, role, QP, addresses)
  * @by_id: flows by (role, Flow ID)
- * @by_pair: sender flows by (family, addresses), for the ACKs
+ * @by_pair: flows by (family, addresses): sender flows for the ACKs,
+ *	receiver flows for the NAKs and retried READs (hooks.c)
  * @flows: every flow in the tables, for dumps and teardown
  * @nflows: flows in the tables
  * @closing: no new flows (the namespace is stopping or going)

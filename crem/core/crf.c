@@ -2,6 +2,7 @@
 /*
  * The CREM receiver function for one flow (see crf.h).
  */
+#include "bytes.h"
 #include "crf.h"
 #include "policy.h"
 #include "psn.h"
@@ -266,6 +267,7 @@ static void pos_claim(struct crem_crf *crf, struct crem_crf_pos *q, u32 psn)
 	if (q->psn != psn) {
 		loss_final(crf, q);
 		q->psn = psn;
+		q->kept = false;
 	}
 }
 
@@ -343,6 +345,8 @@ static void window_shrink(struct crem_crf *crf, u64 t)
 		crf->chunk[c] = NULL;
 	}
 	crf->nchunks_live = 0;
+	for (c = 0; c < crf->window; c++)
+		crf->pos[c].kept = false;
 }
 
 /* What reserve() takes, with the symbols in the window. */
@@ -365,6 +369,8 @@ static void release_traffic_state(struct crem_crf *crf)
 	release(crf, crf->pins, crf->cfg.max_open_blocks * sizeof(*crf->pins));
 	release(crf, crf->held, (crf->cfg.max_held + 1) * sizeof(*crf->held));
 	release(crf, crf->pkt, crf->pkt_size);
+	release(crf, crf->ip_id, crf->window * sizeof(*crf->ip_id));
+	crf->ip_id = NULL;
 	crf->pos = NULL;
 	crf->chunk = NULL;
 	crf->slots = NULL;
@@ -392,10 +398,11 @@ static int reserve(struct crem_crf *crf)
 	crf->pins = zalloc(crf, crf->cfg.max_open_blocks * sizeof(*crf->pins));
 	crf->held = alloc(crf, (crf->cfg.max_held + 1) * sizeof(*crf->held));
 	crf->pkt = alloc(crf, crf->pkt_size);
+	crf->ip_id = alloc(crf, crf->window * sizeof(*crf->ip_id));
 	/* Last: a window means the rest is there. */
 	crf->pos = zalloc(crf, crf->window * sizeof(*crf->pos));
 	if (!crf->chunk || !crf->slots || !crf->pins || !crf->held ||
-	    !crf->pkt || !crf->pos) {
+	    !crf->pkt || !crf->ip_id || !crf->pos) {
 		release_traffic_state(crf);
 		crf->stats.v[CREM_FS_MEMORY_REFUSED]++;
 		return -ENOMEM;
@@ -441,6 +448,7 @@ size_t crem_crf_traffic_bytes(const struct crem_crf *crf,
 	       charge(crf->cfg.max_open_blocks * sizeof(*crf->pins)) +
 	       charge((crf->cfg.max_held + 1) * sizeof(*crf->held)) +
 	       charge(crf->pkt_size) +
+	       charge(crf->window * sizeof(*crf->ip_id)) +
 	       charge(crf->window * sizeof(*crf->pos)) +
 	       charge(crf->chunk_size);
 }
@@ -802,6 +810,118 @@ void crem_crf_expire_held(struct crem_crf *crf, u32 psn)
 	arm_flow(crf);
 }
 
+/* ---- resends --------------------------------------------------------- */
+
+static void arm_at(struct crem_crf *crf, u64 d);
+
+/*
+ * A go-back-N RDMA receiver (rxe, most RoCE NICs) takes nothing past a
+ * gap: when a source reaches it behind later PSNs (H ran out, and it came
+ * by the sender's resend or a late restoration), it has discarded those
+ * later ones, and its sender resends the whole window.  On a lossy path
+ * that resend loses packets again, and each loss costs another round trip
+ * and another window: a cascade that crem's blocks, which protect each
+ * PSN once, do not cover.  The CRF still has those later sources: their
+ * symbols stay in the window (kept) until their positions are reused.  So
+ * once the resend shows itself (the successor of the late source coming
+ * again as a duplicate), or the receiver asks for a PSN again (its NAK,
+ * crem_crf_asked_again()), the CRF hands on its copies of everything up
+ * to the highest PSN that went on, and the receiver has its window back
+ * within that round trip.  A receiver with selective retransmission
+ * neither NAKs a sequence error nor gets duplicates: it gets no copies.
+ */
+
+/* Keep @psn's symbol, just written to the window, to hand on again. */
+static void keep_copy(struct crem_crf *crf, struct crem_crf_pos *p, u32 psn,
+		      const u8 *ip, u8 af)
+{
+	p->kept = true;
+	crf->ip_id[psn & (crf->window - 1)] = af == 4 ? crem_get16(ip + 4) : 0;
+}
+
+/* @psn, whose next PSN is @next, went on behind later ones. */
+static void resend_expect(struct crem_crf *crf, u32 psn, u32 next)
+{
+	if (crf->have_passed && crem_psn_before(psn, crf->passed_hi)) {
+		crf->resend_open = true;
+		crf->resend_next = next;
+	}
+}
+
+/* Rebuild the kept copy of @psn and hand it on; false if there is none. */
+static bool resend_copy(struct crem_crf *crf, u32 psn)
+{
+	struct crem_ip_template t = crf->tmpl;
+	const u8 *sym = symbol_of(crf, psn);
+	struct crem_roce_pkt bth;
+	size_t len;
+	int n;
+
+	/* The window's symbol must still be this PSN's. */
+	if (!sym || crem_symbol_to_packet(sym, crf->stride, &len) ||
+	    crem_roce_parse_bth(sym + 2, len, &bth) != CREM_ROCE_OK ||
+	    bth.psn != psn)
+		return false;
+	t.id_hint = crf->ip_id[psn & (crf->window - 1)];
+	n = crem_restore_ip(&t, sym + 2, len, crf->pkt, crf->pkt_size, NULL);
+	if (n < 0)
+		return false;
+	crf->env->ops->deliver(crf->env->ctx, crf->owner, crf->pkt, n);
+	crf->stats.v[CREM_FS_COPIES_RESENT]++;
+	return true;
+}
+
+/*
+ * Hand on the kept copies after @psn (the resend's duplicate, or the PSN
+ * before the one asked for again), up to the highest PSN that went on,
+ * stopping at the first the CRF lacks (the resend brings it, and this
+ * starts again behind it).  A copy handed on within the last SRTT is not
+ * handed on again: the receiver has it, and whoever can forge late
+ * packets or NAKs into the flow gets at most a window of copies a round
+ * trip.
+ */
+static void resend_copies(struct crem_crf *crf, u32 psn)
+{
+	u64 t = now(crf);
+	bool recent = crf->have_copied && t - crf->copied_ns < crf->srtt_ns;
+	u32 g = psn, n;
+
+	crf->resend_open = false;
+	for (n = 0; n < crf->window; n++) {
+		const struct crem_crf_pos *p;
+
+		g = crem_psn_add(g, 1);
+		if (crem_psn_after(g, crf->passed_hi))
+			return;
+		p = pos_of(crf, g);
+		if (p->psn != g || p->held)
+			return;
+		if (p->state == CREM_POS_ABSENT ||
+		    (recent && !crem_psn_after(g, crf->copied_hi)))
+			continue;
+		if (!p->kept || !resend_copy(crf, g))
+			return;
+		crf->copied_hi = g;
+		crf->copied_ns = t;
+		crf->have_copied = true;
+	}
+}
+
+void crem_crf_asked_again(struct crem_crf *crf, u32 psn)
+{
+	const struct crem_crf_pos *p;
+
+	if (crf->state != CREM_CRF_ACTIVE || !crf->pos || !crf->have_passed ||
+	    crem_psn_after(psn, crf->passed_hi))
+		return;
+	p = pos_of(crf, psn);
+	if (p->psn != psn || !p->kept)
+		return;
+	crf->ask_open = true;
+	crf->ask_psn = psn;
+	arm_at(crf, now(crf));
+}
+
 /* ---- restoring ------------------------------------------------------ */
 
 static void learn_ip(struct crem_crf *crf, const u8 *ip,
@@ -824,7 +944,6 @@ static void learn_ip(struct crem_crf *crf, const u8 *ip,
 
 static void send_fallback(struct crem_crf *crf, struct crem_crf_slot *s,
 			  const struct crem_fec_set *lost);
-static void arm_at(struct crem_crf *crf, u64 d);
 static void report_wake(struct crem_crf *crf, u64 t);
 static void report_unsettled(struct crem_crf *crf, u64 t);
 
@@ -894,6 +1013,7 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 	struct crem_roce_pkt bth;
 	bool late;
 	size_t len;
+	u8 *win;
 	int n;
 
 	if (crem_symbol_to_packet(sym, stride, &len)) {
@@ -942,6 +1062,11 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 		p->gap = 0;
 		p->fate |= FATE_MISSED |
 			   (late ? FATE_RESTORED_LATE : FATE_RESTORED);
+		/* A copy for a resend (see "Resends"). */
+		win = symbol_for(crf, psn);
+		if (win && !crem_symbol_from_packet(win, crf->stride, sym + 2,
+						    len))
+			keep_copy(crf, p, psn, crf->pkt, crf->tmpl.af);
 	} else {
 		struct crem_crf_slot *s = slot_of_psn(crf, psn);
 
@@ -952,9 +1077,13 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 	}
 	if (crf->npins)
 		pin_store(crf, psn, sym + 2, len);
-	if (crem_roce_parse_bth(sym + 2, len, &bth) == CREM_ROCE_OK)
-		cover(crf, psn, crem_roce_psn_span(&bth, crf->desc.rdma_mtu),
-		      now(crf));
+	if (crem_roce_parse_bth(sym + 2, len, &bth) == CREM_ROCE_OK) {
+		u32 span = crem_roce_psn_span(&bth, crf->desc.rdma_mtu);
+
+		cover(crf, psn, span, now(crf));
+		if (late)
+			resend_expect(crf, psn, crem_psn_add(psn, span ? span : 1));
+	}
 	advance(crf);
 	return 0;
 }
@@ -1900,6 +2029,8 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	if (p->psn == psn && (p->state == CREM_POS_RECEIVED ||
 			      p->state == CREM_POS_RESTORED)) {
 		crf->stats.v[CREM_FS_SOURCES_DUPLICATE]++;
+		if (crf->resend_open && psn == crf->resend_next)
+			resend_copies(crf, psn);
 		/*
 		 * The original of a restored source, within the allowance: it
 		 * was reordered, not lost, and counting it lost would raise m
@@ -1989,10 +2120,14 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	else
 		p->fate |= FATE_MISSED | (s ? FATE_BLOCK : 0);
 	sym = symbol_for(crf, psn);
-	if (!sym || crem_symbol_from_packet(sym, crf->stride, udp_payload, len))
+	if (!sym || crem_symbol_from_packet(sym, crf->stride, udp_payload,
+					    len)) {
 		p->state = CREM_POS_EMPTY;	/* larger than T: not coded */
-	else if (crf->npins && !late)
-		pin_store(crf, psn, udp_payload, len);
+	} else {
+		keep_copy(crf, p, psn, ip, pkt->af);
+		if (crf->npins && !late)
+			pin_store(crf, psn, udp_payload, len);
+	}
 	span = crem_roce_psn_span(pkt, crf->desc.rdma_mtu);
 	cover(crf, psn, span, t);
 
@@ -2016,6 +2151,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	in_order = !crem_psn_after(psn, crf->next_deliver);
 	if (in_order || !hold_time || !handle || !repairs_may_fill(crf) ||
 	    !hold(crf, psn, handle, t)) {
+		resend_expect(crf, psn, crem_psn_add(psn, span ? span : 1));
 		passed(crf, psn);
 		advance(crf);
 		return CREM_CRF_PASS;
@@ -2216,6 +2352,8 @@ static void arm_flow(struct crem_crf *crf)
 	 */
 	if (report_pending(crf))
 		d = min_u64(d, report_due(crf));
+	if (crf->ask_open)
+		d = min_u64(d, now(crf));
 	for (i = 0; i < crf->nheld; i++)
 		d = min_u64(d, crf->held[i].arrival_ns + hold);
 	/* A busy slot's steps wait until its block is back. */
@@ -2253,6 +2391,10 @@ void crem_crf_timeout(struct crem_crf *crf)
 	 * stayed in the past would fire the timer again and again.
 	 */
 	hold_expired(crf, t);
+	if (crf->ask_open) {
+		crf->ask_open = false;
+		resend_copies(crf, crem_psn_add(crf->ask_psn, -1));
+	}
 	pins_expire(crf, t);
 	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++) {
 		struct crem_crf_slot *s = &crf->slots[i];

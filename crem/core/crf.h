@@ -25,7 +25,8 @@
  * the gap fills, or when the oldest has waited H.  Restored packets are
  * delivered in place; late ones still go.
  *
- * Memory: the structure, the window's positions, a packet buffer, and one
+ * Memory: the structure, the window's positions (and the IPv4 ID of each
+ * position's kept copy, for resends), a packet buffer, and one
  * decoding buffer per incomplete block, all from the environment's alloc().
  * The window's symbols come in chunks of a few symbols, each taken when a
  * source first lands in it and all given back when the flow has been
@@ -73,6 +74,8 @@ struct crem_crf_pos {
 	 * within the reordering allowance was not lost.
 	 */
 	bool original_due:1;
+	/* its symbol is in the window, to be handed on again (resend) */
+	bool kept:1;
 	u8 gap;			/* missing when a later PSN came: 1 + asks */
 	u8 fate;		/* for the loss breakdown: crf.c, FATE_* */
 	/* when it was first missed, or restored if nothing missed it */
@@ -165,6 +168,19 @@ struct crem_crf {
 	bool have_next;
 	u32 passed_hi;			/* the highest PSN gone on to RDMA */
 	bool have_passed;
+	/*
+	 * A go-back-N resend (crf.c, "Resends"): a PSN went on behind
+	 * passed_hi, and its successor coming again as a duplicate shows the
+	 * sender resending the window.
+	 */
+	bool resend_open;
+	u32 resend_next;
+	bool ask_open;			/* asked again for ask_psn */
+	u32 ask_psn;
+	bool have_copied;
+	u32 copied_hi;			/* the last copy handed on, ... */
+	u64 copied_ns;			/* ... and when */
+	u16 *ip_id;			/* per position: its kept copy's IPv4 ID */
 
 	struct crem_crf_slot *slots;	/* cfg.max_open_blocks */
 	struct crem_crf_pin *pins;	/* cfg.max_open_blocks */
@@ -234,6 +250,20 @@ int crem_crf_answer(struct crem_crf *crf);
  * of them (for instance, the device they came on is going away).
  */
 void crem_crf_release_held(struct crem_crf *crf);
+
+/**
+ * crem_crf_asked_again() - the RDMA receiver asked its sender for @psn again
+ * @crf: the flow
+ * @psn: the PSN it wants next
+ *
+ * The owner calls this when the receiver of the flow's sources sends a NAK
+ * for a PSN sequence error, or retries a READ request from @psn: it has
+ * discarded what came after a gap (go-back-N).  If the CRF has kept @psn
+ * and what followed it, it hands them on again from its next timeout
+ * (crf.c, "Resends"), a round trip before the sender's resend.  Only arms
+ * the timer: the owner may call it from the receiver's own send path.
+ */
+void crem_crf_asked_again(struct crem_crf *crf, u32 psn);
 
 /**
  * crem_crf_expire_held() - keep H when the flow's timer is late

@@ -128,6 +128,7 @@ static const char *const crem_flow_stat_names[] = {
 	[CREM_FS_RESTORED] = "restored",
 	[CREM_FS_RESTORED_LATE] = "restored_late",
 	[CREM_FS_RESTORED_BYTES] = "restored_bytes",
+	[CREM_FS_COPIES_RESENT] = "copies_resent",
 	[CREM_FS_LOSSES] = "losses",
 	[CREM_FS_LOSSES_RESTORED] = "losses_restored",
 	[CREM_FS_LOSSES_RESTORED_LATE] = "losses_restored_late",

@@ -101,6 +101,8 @@ enum crem_flow_stat {
 	CREM_FS_RESTORED,
 	CREM_FS_RESTORED_LATE,
 	CREM_FS_RESTORED_BYTES,
+	/* copies of delivered sources handed on again behind a resend */
+	CREM_FS_COPIES_RESENT,
 	/*
 	 * Every source lost on the link, by its end (engine.rst, "Every loss
 	 * accounted for"): losses is the sum of the others.  Counted when

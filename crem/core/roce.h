@@ -200,6 +200,23 @@ static inline bool crem_roce_acknowledges(const struct crem_roce_pkt *p)
 	       p->class == CREM_ROCE_ATOMIC_ACKNOWLEDGE;
 }
 
+/* The AETH syndrome of a NAK for a PSN sequence error (IBTA 9.7.5.2.4). */
+#define CREM_ROCE_AETH_NAK_PSN_SEQUENCE 0x60
+
+/*
+ * Does the packet ask the other side to send again from its PSN?  A NAK
+ * for a PSN sequence error carries the PSN its responder expects, and a
+ * READ request is retried from the first response its requester lacks
+ * (a new one names PSNs no response has carried yet).
+ */
+static inline bool crem_roce_asks_again(const struct crem_roce_pkt *p)
+{
+	return (p->class == CREM_ROCE_NAK &&
+		p->aeth_syndrome == CREM_ROCE_AETH_NAK_PSN_SEQUENCE) ||
+	       (p->class == CREM_ROCE_REQUEST &&
+		(p->opcode & 0x1f) == CREM_ROCE_OP_READ_REQUEST);
+}
+
 /**
  * crem_roce_icrc() - the invariant CRC of a RoCEv2 packet, as rxe computes it
  * @ip: the IP packet, from its header through the ICRC

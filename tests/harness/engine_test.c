@@ -1354,6 +1354,118 @@ static void hold_time(struct kunit *test)
  * kernel's memory limits make this common (crem_limits on the debug
  * kernel: a failed CRF start freed garbage in kfree, an oops in softirq).
  */
+/* First sends of @d's mask, and second sends of resend_mask, are lost. */
+struct resend_case {
+	struct hold_case h;
+	u64 resend_mask;
+};
+
+static bool drop_resends(struct crem_pair *p, u32 psn, unsigned int sends)
+{
+	struct resend_case *r = p->user;
+	u32 off = crem_psn_offset(psn, r->h.d.base);
+
+	if (off >= 64)
+		return false;
+	return (!sends && (r->h.d.mask >> off & 1)) ||
+	       (sends == 1 && (r->resend_mask >> off & 1));
+}
+
+/*
+ * A go-back-N RDMA receiver and a loss no repair restores: its successors
+ * go on after H and are discarded, and the RDMA sender resends the window
+ * a timeout later.  That resend loses two packets again.  The CRF hands on
+ * its copies of the window behind the resend's first duplicate, so every
+ * PSN is in within the one resend; without them, each loss of the resend
+ * would cost another timeout.
+ */
+static void go_back_n_resend_gets_copies(struct kunit *test)
+{
+	struct resend_case r = {
+		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
+		.resend_mask = 1u << 7 | 1u << 9,
+	};
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	unsigned int i;
+	u32 base;
+
+	crem_pair_params_default(&par);
+	par.crf_cfg.hold_ns = 2 * MS;
+	par.rdma_rto_ns = 40 * MS;
+	par.go_back_n = true;
+	p = new_pair(test, &par);
+	send_writes(p, 4, 400);
+	crem_pair_run(p, p->sim.now_ns + 30 * MS);
+	KUNIT_ASSERT_EQ(test, p->delivered, 4);
+	base = p->next_psn;
+	r.h.d.base = base;
+	r.h.block2 = base + 4;
+	p->user = &r;
+	p->drop_data = drop_resends;
+	p->drop_msg = drop_block2_repairs;
+	send_writes(p, 12, 400);
+	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+
+	KUNIT_EXPECT_EQ(test, p->delivered, 16);
+	KUNIT_EXPECT_GT(test, p->discarded, 0);
+	/* 7, 8 (its duplicate went first: it was in) ... 11: five copies */
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 5);
+	/* One resend of the window, 5..11, and none after. */
+	KUNIT_EXPECT_EQ(test, p->rdma_resent, 7);
+	for (i = 6; i < 12; i++)
+		KUNIT_EXPECT_LT(test, crem_pair_rec(p, base + i)->done_ns -
+			crem_pair_rec(p, base + 5)->done_ns, 1 * MS);
+	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
+	end_pair(test, p);
+}
+
+/*
+ * The same, but the resend loses the packet right after the late one:
+ * no duplicate follows it, and the go-back-N receiver sends a NAK for the
+ * lost resend.  The CRF kept that packet from its first arrival, sees the
+ * NAK leave (crem_crf_asked_again()) and hands on the window at once, a
+ * round trip before the sender's next resend would bring it.
+ */
+static void go_back_n_nak_gets_copies(struct kunit *test)
+{
+	struct resend_case r = {
+		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
+		.resend_mask = 1u << 6,
+	};
+	struct crem_pair_params par;
+	struct crem_pair *p;
+	unsigned int i;
+	u32 base;
+
+	crem_pair_params_default(&par);
+	par.crf_cfg.hold_ns = 2 * MS;
+	par.rdma_rto_ns = 40 * MS;
+	par.go_back_n = true;
+	p = new_pair(test, &par);
+	send_writes(p, 4, 400);
+	crem_pair_run(p, p->sim.now_ns + 30 * MS);
+	KUNIT_ASSERT_EQ(test, p->delivered, 4);
+	base = p->next_psn;
+	r.h.d.base = base;
+	r.h.block2 = base + 4;
+	p->user = &r;
+	p->drop_data = drop_resends;
+	p->drop_msg = drop_block2_repairs;
+	send_writes(p, 12, 400);
+	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+
+	KUNIT_EXPECT_EQ(test, p->delivered, 16);
+	/* Two NAKs: for 5 (never kept), then for 6 (kept). */
+	KUNIT_EXPECT_EQ(test, p->naks, 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 6);
+	for (i = 6; i < 12; i++)
+		KUNIT_EXPECT_LT(test, crem_pair_rec(p, base + i)->done_ns -
+			crem_pair_rec(p, base + 5)->done_ns, 1 * MS);
+	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
+	end_pair(test, p);
+}
+
 static void alloc_failures(struct kunit *test)
 {
 	struct crem_pair_params par;
@@ -2941,6 +3053,8 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(psn_wrap),
 	KUNIT_CASE(forged_repair),
 	KUNIT_CASE(hold_time),
+	KUNIT_CASE(go_back_n_resend_gets_copies),
+	KUNIT_CASE(go_back_n_nak_gets_copies),
 	KUNIT_CASE(hold_time_late_timer),
 	KUNIT_CASE(slow_flow_blocks_close_within_hold),
 	KUNIT_CASE(derived_hold_follows_pace_and_rtt),

@@ -89,6 +89,24 @@ unsigned int crem_pair_count(const struct crem_pair *p, int dir, u8 type)
 
 /* ---- the RDMA receiver and requester ------------------------------ */
 
+static void csf_hook_and_send(struct crem_pair *p, struct crem_pair_rec *rec);
+
+static void rdma_go_back(struct crem_pair *p, u32 from)
+{
+	u32 psn;
+
+	for (psn = from; crem_psn_before(psn, p->next_psn);
+	     psn = crem_psn_add(psn, 1)) {
+		struct crem_pair_rec *rec = crem_pair_rec(p, psn);
+
+		if (!rec || rec->absent || !rec->pkt)
+			continue;
+		p->rdma_resent++;
+		rec->last_sent_ns = p->sim.now_ns;
+		csf_hook_and_send(p, rec);
+	}
+}
+
 static void rdma_ack_at_csf(struct crem_sim *sim, void *arg, const u8 *data,
 			    size_t len)
 {
@@ -97,8 +115,9 @@ static void rdma_ack_at_csf(struct crem_sim *sim, void *arg, const u8 *data,
 
 	if (crem_roce_parse_ip(data, len, &ack) != CREM_ROCE_OK)
 		return;
-	if (crem_psn_after(crem_psn_add(ack.psn, 1), p->acked)) {
-		p->acked = crem_psn_add(ack.psn, 1);
+	if (crem_psn_after(crem_psn_add(crem_csf_ack_psn(&ack), 1),
+			   p->acked)) {
+		p->acked = crem_psn_add(crem_csf_ack_psn(&ack), 1);
 		p->ack_progress_ns = sim->now_ns;
 	}
 	if (p->csf_up) {
@@ -106,6 +125,23 @@ static void rdma_ack_at_csf(struct crem_sim *sim, void *arg, const u8 *data,
 		crem_csf_rdma_ack(&p->csf, &ack);
 		p->in_packet_call = false;
 	}
+	/* Go-back-N: a sequence NAK sends everything from its PSN again. */
+	if (crem_roce_asks_again(&ack))
+		rdma_go_back(p, ack.psn);
+}
+
+static void rdma_send_nak(struct crem_pair *p)
+{
+	u8 buf[128];
+	size_t n = crem_traffic_ack(&p->traffic, p->rdma_next,
+				    CREM_ROCE_AETH_NAK_PSN_SEQUENCE, 0, buf,
+				    sizeof(buf));
+
+	p->nak_sent = true;
+	p->naks++;
+	if (p->crf_up)
+		crem_crf_asked_again(&p->crf, p->rdma_next);
+	crem_sim_path_send(&p->sim, &p->par.ack, buf, n, rdma_ack_at_csf, p);
 }
 
 static void rdma_send_ack(struct crem_pair *p)
@@ -141,6 +177,17 @@ static void rdma_receive(struct crem_pair *p, const u8 *pkt, size_t len,
 		   r.payload_len) ||
 	    !crem_roce_icrc_ok(pkt, r.ip_len)) {
 		p->restored_bad += restored;
+		return;
+	}
+	/*
+	 * A go-back-N receiver takes nothing past a gap, and asks for the
+	 * gap with one NAK until it fills, as rxe does.  crem's hook sees the
+	 * NAK leave (hooks.c, crf_asked()).
+	 */
+	if (p->par.go_back_n && !rec->delivered && r.psn != p->rdma_next) {
+		p->discarded++;
+		if (!p->nak_sent)
+			rdma_send_nak(p);
 		return;
 	}
 	if (restored) {
@@ -187,6 +234,8 @@ static void rdma_receive(struct crem_pair *p, const u8 *pkt, size_t len,
 			break;
 		p->rdma_next = crem_psn_add(p->rdma_next, 1);
 	}
+	if (p->rdma_next != before)
+		p->nak_sent = false;
 	if (p->rdma_next != before && ++p->since_ack >= p->par.ack_every)
 		rdma_send_ack(p);
 }
@@ -248,6 +297,42 @@ static void *held_copy(const u8 *pkt, size_t len)
 
 static void crf_decode(struct crem_pair *p);
 
+/* Keep a copy of what the CRF delivers inside its source call. */
+static void queue_delivery(struct crem_pair *p, const u8 *pkt, size_t len,
+			   bool restored)
+{
+	struct crem_pair_queued *q;
+
+	if (p->nqueued == p->queued_cap) {
+		size_t cap = p->queued_cap ? 2 * p->queued_cap : 64;
+
+		q = realloc(p->queued, cap * sizeof(*q));
+		if (!q)
+			abort();
+		p->queued = q;
+		p->queued_cap = cap;
+	}
+	q = &p->queued[p->nqueued++];
+	q->pkt = malloc(len);
+	if (!q->pkt)
+		abort();
+	memcpy(q->pkt, pkt, len);
+	q->len = len;
+	q->restored = restored;
+}
+
+static void deliver_queued(struct crem_pair *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nqueued; i++) {
+		rdma_receive(p, p->queued[i].pkt, p->queued[i].len,
+			     p->queued[i].restored);
+		free(p->queued[i].pkt);
+	}
+	p->nqueued = 0;
+}
+
 /* The owner's engine work, woken by a packet that made a block due. */
 static void decode_event(struct crem_sim *sim, void *arg, const u8 *data,
 			 size_t len)
@@ -273,19 +358,22 @@ static void data_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 	p->in_packet_call = true;
 	/* As the kernel's hook: what this lets go goes before the source. */
 	crem_crf_expire_held(&p->crf, r.psn);
+	p->in_source_call = true;
 	verdict = crem_crf_source(&p->crf, data, &r,
 				  data + (r.af == 4 ? 20 : 40) + 8,
 				  len - (r.af == 4 ? 20 : 40) - 8, h);
+	p->in_source_call = false;
 	p->in_packet_call = false;
 	/* As the kernel's hook: a flow the source ended goes. */
 	if (p->crf.state == CREM_CRF_CLOSED)
 		p->crf_up = false;
 	if (crem_crf_decode_pending(&p->crf))
 		crem_sim_at(&p->sim, p->sim.now_ns, decode_event, p, NULL, 0);
-	if (verdict == CREM_CRF_HOLD)
-		return;
-	free(h);
-	rdma_receive(p, data, len, false);
+	if (verdict != CREM_CRF_HOLD) {
+		free(h);
+		rdma_receive(p, data, len, false);
+	}
+	deliver_queued(p);
 }
 
 static void csf_hook_and_send(struct crem_pair *p, struct crem_pair_rec *rec)
@@ -596,15 +684,24 @@ static int crf_send(void *ctx, void *owner, const u8 *msg, size_t len, u8 dscp)
 
 static void crf_deliver(void *ctx, void *owner, const u8 *pkt, size_t len)
 {
-	rdma_receive(ctx, pkt, len, true);
+	struct crem_pair *p = ctx;
+
+	if (p->in_source_call)
+		queue_delivery(p, pkt, len, true);
+	else
+		rdma_receive(p, pkt, len, true);
 }
 
 static void crf_release(void *ctx, void *owner, void *held)
 {
+	struct crem_pair *p = ctx;
 	size_t len;
 
 	memcpy(&len, held, sizeof(len));
-	rdma_receive(ctx, (u8 *)held + sizeof(len), len, false);
+	if (p->in_source_call)
+		queue_delivery(p, (u8 *)held + sizeof(len), len, false);
+	else
+		rdma_receive(p, (u8 *)held + sizeof(len), len, false);
 	free(held);
 }
 
@@ -846,6 +943,7 @@ void crem_pair_free(struct crem_pair *p)
 	free(p->log);
 	free(p->rx);
 	free(p->latency_ns);
+	free(p->queued);
 }
 
 bool crem_pair_open_count_ok(const struct crem_pair *p)

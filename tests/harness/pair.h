@@ -50,6 +50,12 @@ struct crem_pair_params {
 	u64 fail_alloc_nth;
 	/* The CRF's allocations fail past this many octets (0: never). */
 	u64 crf_mem_limit;
+	/*
+	 * The RDMA receiver takes only the next PSN in order and discards
+	 * the rest, as a go-back-N transport does (rxe); else it takes each
+	 * PSN once, as one with selective retransmission does.
+	 */
+	bool go_back_n;
 };
 
 /* Defaults: 5 ms each way, no loss, k=4 m=2 fixed, a mix of traffic. */
@@ -142,6 +148,20 @@ struct crem_pair {
 	 * and timeouts, which run in softirq or the tick work in the kernel
 	 */
 	bool in_packet_call;
+	/*
+	 * What the CRF delivers inside its source call goes on after that
+	 * source, as the kernel's hook queues it (hooks.c, crf_source()).
+	 */
+	bool in_source_call;
+	struct crem_pair_queued {
+		u8 *pkt;
+		size_t len;
+		bool restored;
+	} *queued;
+	size_t nqueued, queued_cap;
+	u64 discarded;		/* go_back_n: out of order, not taken */
+	bool nak_sent;		/* go_back_n: a NAK for rdma_next is out */
+	u64 naks;
 	/* Timeouts that left the deadline at or before now (a busy loop). */
 	u64 timeouts_rearmed_past;
 	u64 coded, coded_in_packet_call;
