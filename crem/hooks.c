@@ -253,11 +253,16 @@ static bool crf_source(struct crem_flow *flow, struct sk_buff *skb,
 	/* Held packets overdue (a late timer) go before this one. */
 	crem_crf_expire_held(&flow->crf, p->psn);
 	if (crem_crf_may_hold(&flow->crf, p->psn)) {
-		rec = crem_rx_pkt_stolen(flow, skb, state, hook, flow->cn);
+		rec = crem_rx_pkt_stolen(flow, skb, p->psn, state, hook,
+					 flow->cn);
 		if (!rec)
 			crem_net_stat_inc(flow->cn, CREM_STAT_RX_PKT_NOMEM);
 	}
-	/* What this call queues comes after this packet. */
+	/*
+	 * What this call queues goes around this packet in PSN order: a
+	 * copy restored ahead of a PSN this one shows missing goes first,
+	 * held packets it releases after (crem_rx_pkt_place()).
+	 */
 	before = flow->out.prev;
 	v = crem_crf_source(&flow->crf, ip, p, payload, len, rec);
 	if (crem_crf_decode_pending(&flow->crf))
@@ -266,10 +271,12 @@ static bool crf_source(struct crem_flow *flow, struct sk_buff *skb,
 		stolen = true;
 	} else if (crem_rx_waiting(flow)) {
 		if (!rec)
-			rec = crem_rx_pkt_stolen(flow, skb, state, hook,
-						 flow->cn);
+			rec = crem_rx_pkt_stolen(flow, skb, p->psn, state,
+						 hook, flow->cn);
 		if (rec) {
-			crem_rx_pkt_queue(flow, rec, before);
+			crem_rx_pkt_queue(flow, rec,
+					  crem_rx_pkt_place(flow, before,
+							    p->psn));
 			crem_net_stat_inc(flow->cn, CREM_STAT_ORDER_KEPT);
 			stolen = true;
 		} else {

@@ -59,7 +59,7 @@ static void rx_pkt_free(struct crem_rx_pkt *rec)
 }
 
 struct crem_rx_pkt *crem_rx_pkt_stolen(struct crem_flow *flow,
-				       struct sk_buff *skb,
+				       struct sk_buff *skb, u32 psn,
 				       const struct nf_hook_state *state,
 				       nf_hookfn *hook, void *priv)
 {
@@ -67,6 +67,7 @@ struct crem_rx_pkt *crem_rx_pkt_stolen(struct crem_flow *flow,
 
 	if (!rec)
 		return NULL;
+	rec->psn = psn;
 	rec->okfn = state->okfn;
 	rec->pf = state->pf;
 	rec->hook = hook;
@@ -82,6 +83,21 @@ void crem_rx_pkt_queue(struct crem_flow *flow, struct crem_rx_pkt *rec,
 		list_add(&rec->out, after);
 	else
 		list_add_tail(&rec->out, &flow->out);
+}
+
+struct list_head *crem_rx_pkt_place(struct crem_flow *flow,
+				    struct list_head *after, u32 psn)
+{
+	struct list_head *at = after, *n;
+
+	lockdep_assert_held(&flow->lock);
+	for (n = after->next; n != &flow->out; n = n->next) {
+		if (!crem_psn_before(list_entry(n, struct crem_rx_pkt, out)->psn,
+				     psn))
+			break;
+		at = n;
+	}
+	return at;
 }
 
 void crem_rx_pkt_discard(struct crem_flow *flow, struct crem_rx_pkt *rec)
@@ -123,6 +139,14 @@ void crem_rx_forget(struct crem_flow *flow)
 	flow->rx.dev = NULL;
 }
 
+/* The PSN of a packet the engine built (crem_restore_ip()): checked. */
+static u32 restored_psn(const u8 *ip, size_t len)
+{
+	struct crem_roce_pkt p;
+
+	return crem_roce_parse_ip(ip, len, &p) == CREM_ROCE_OK ? p.psn : 0;
+}
+
 void crem_rx_restored(struct crem_flow *flow, const u8 *ip, size_t len)
 {
 	struct crem_rx_path *rx = &flow->rx;
@@ -159,6 +183,7 @@ void crem_rx_restored(struct crem_flow *flow, const u8 *ip, size_t len)
 		crem_net_stat_inc(cn, CREM_STAT_RESTORE_NOMEM);
 		return;
 	}
+	rec->psn = restored_psn(ip, len);
 	skb->dev = rx->dev;
 	crem_rx_pkt_queue(flow, rec, NULL);
 }

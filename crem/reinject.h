@@ -50,6 +50,7 @@ struct crem_rx_pkt {
 	bool stranger;			/* to the strangers' share too */
 	u8 pf;
 	bool drop;			/* its continuation's module went */
+	u32 psn;			/* its BTH's, for crem_rx_pkt_place() */
 };
 
 int crem_reinject_init(void);
@@ -58,13 +59,23 @@ void crem_reinject_stop(void);
 void crem_reinject_exit(void);
 
 /*
- * A record for @skb, stolen by crem's @hook (with @priv) in the hook call
- * @state.  Caller holds the flow's lock.  Return: NULL without memory.
+ * A record for @skb, whose BTH carries @psn, stolen by crem's @hook (with
+ * @priv) in the hook call @state.  Caller holds the flow's lock.  Return:
+ * NULL without memory.
  */
 struct crem_rx_pkt *crem_rx_pkt_stolen(struct crem_flow *flow,
-				       struct sk_buff *skb,
+				       struct sk_buff *skb, u32 psn,
 				       const struct nf_hook_state *state,
 				       nf_hookfn *hook, void *priv);
+
+/*
+ * Where a source of PSN @psn goes among the records queued after @after
+ * (by the engine call that took it): behind those of earlier PSNs, ahead
+ * of the rest, as a go-back-N RDMA receiver must see them.  Caller holds
+ * the flow's lock.
+ */
+struct list_head *crem_rx_pkt_place(struct crem_flow *flow,
+				    struct list_head *after, u32 psn);
 
 /*
  * Queue @rec to be handed on: after @after (a record queued before, or

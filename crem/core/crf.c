@@ -839,12 +839,17 @@ static void keep_copy(struct crem_crf *crf, struct crem_crf_pos *p, u32 psn,
 	crf->ip_id[psn & (crf->window - 1)] = af == 4 ? crem_get16(ip + 4) : 0;
 }
 
-/* @psn, whose next PSN is @next, went on behind later ones. */
-static void resend_expect(struct crem_crf *crf, u32 psn, u32 next)
+/*
+ * @psn, whose next PSN is @next, went on behind later ones: a go-back-N
+ * resend brings @next again right behind it, within a reordering
+ * allowance, or never (a receiver with selective retransmission).
+ */
+static void resend_expect(struct crem_crf *crf, u32 psn, u32 next, u64 t)
 {
 	if (crf->have_passed && crem_psn_before(psn, crf->passed_hi)) {
 		crf->resend_open = true;
 		crf->resend_next = next;
+		crf->resend_by_ns = t + reorder_ns(crf);
 	}
 }
 
@@ -857,10 +862,13 @@ static bool resend_copy(struct crem_crf *crf, u32 psn)
 	size_t len;
 	int n;
 
-	/* The window's symbol must still be this PSN's. */
+	/*
+	 * The window's symbol must still be this PSN's, and a duplicate of it
+	 * harmless: a READ request or atomic would be executed again.
+	 */
 	if (!sym || crem_symbol_to_packet(sym, crf->stride, &len) ||
 	    crem_roce_parse_bth(sym + 2, len, &bth) != CREM_ROCE_OK ||
-	    bth.psn != psn)
+	    bth.psn != psn || !crem_roce_duplicate_harmless(&bth))
 		return false;
 	t.id_hint = crf->ip_id[psn & (crf->window - 1)];
 	n = crem_restore_ip(&t, sym + 2, len, crf->pkt, crf->pkt_size, NULL);
@@ -899,7 +907,9 @@ static void resend_copies(struct crem_crf *crf, u32 psn)
 		if (p->state == CREM_POS_ABSENT ||
 		    (recent && !crem_psn_after(g, crf->copied_hi)))
 			continue;
-		if (!p->kept || !resend_copy(crf, g))
+		if ((p->state != CREM_POS_RECEIVED &&
+		     p->state != CREM_POS_RESTORED) || !p->kept ||
+		    !resend_copy(crf, g))
 			return;
 		crf->copied_hi = g;
 		crf->copied_ns = t;
@@ -912,7 +922,8 @@ void crem_crf_asked_again(struct crem_crf *crf, u32 psn)
 	const struct crem_crf_pos *p;
 
 	if (crf->state != CREM_CRF_ACTIVE || !crf->pos || !crf->have_passed ||
-	    crem_psn_after(psn, crf->passed_hi))
+	    crem_psn_after(psn, crf->passed_hi) ||
+	    crem_psn_diff(crf->passed_hi, psn) >= (s32)crf->window)
 		return;
 	p = pos_of(crf, psn);
 	if (p->psn != psn || !p->kept)
@@ -1082,7 +1093,8 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 
 		cover(crf, psn, span, now(crf));
 		if (late)
-			resend_expect(crf, psn, crem_psn_add(psn, span ? span : 1));
+			resend_expect(crf, psn, crem_psn_add(psn, span ? span : 1),
+				      now(crf));
 	}
 	advance(crf);
 	return 0;
@@ -1879,7 +1891,11 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 	 * packet costs at most W steps.
 	 */
 	if (crem_psn_diff(end, p) > (s32)crf->window - 1) {
-		u32 skip = crem_psn_diff(end, p) - (crf->window - 1);
+		u32 skip = crem_psn_diff(end, p) - (crf->window - 1), w;
+
+		/* A jump of a window: no copy kept is of this run of PSNs. */
+		for (w = 0; w < crf->window; w++)
+			crf->pos[w].kept = false;
 
 		if (skip > (u32)crem_psn_diff(psn, p))
 			skip = crem_psn_diff(psn, p);
@@ -2029,7 +2045,8 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	if (p->psn == psn && (p->state == CREM_POS_RECEIVED ||
 			      p->state == CREM_POS_RESTORED)) {
 		crf->stats.v[CREM_FS_SOURCES_DUPLICATE]++;
-		if (crf->resend_open && psn == crf->resend_next)
+		if (crf->resend_open && psn == crf->resend_next &&
+		    t <= crf->resend_by_ns)
 			resend_copies(crf, psn);
 		/*
 		 * The original of a restored source, within the allowance: it
@@ -2151,7 +2168,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	in_order = !crem_psn_after(psn, crf->next_deliver);
 	if (in_order || !hold_time || !handle || !repairs_may_fill(crf) ||
 	    !hold(crf, psn, handle, t)) {
-		resend_expect(crf, psn, crem_psn_add(psn, span ? span : 1));
+		resend_expect(crf, psn, crem_psn_add(psn, span ? span : 1), t);
 		passed(crf, psn);
 		advance(crf);
 		return CREM_CRF_PASS;

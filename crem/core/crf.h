@@ -175,6 +175,7 @@ struct crem_crf {
 	 */
 	bool resend_open;
 	u32 resend_next;
+	u64 resend_by_ns;		/* ... arriving by then */
 	bool ask_open;			/* asked again for ask_psn */
 	u32 ask_psn;
 	bool have_copied;
@@ -260,8 +261,11 @@ void crem_crf_release_held(struct crem_crf *crf);
  * for a PSN sequence error, or retries a READ request from @psn: it has
  * discarded what came after a gap (go-back-N).  If the CRF has kept @psn
  * and what followed it, it hands them on again from its next timeout
- * (crf.c, "Resends"), a round trip before the sender's resend.  Only arms
- * the timer: the owner may call it from the receiver's own send path.
+ * (crf.c, "Resends"), a round trip before the sender's resend.
+ *
+ * Context: serialised with the flow's other calls.  Only arms the timer
+ * and never delivers: the owner may call it from the receiver's own send
+ * path.
  */
 void crem_crf_asked_again(struct crem_crf *crf, u32 psn);
 

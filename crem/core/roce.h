@@ -217,6 +217,23 @@ static inline bool crem_roce_asks_again(const struct crem_roce_pkt *p)
 		(p->opcode & 0x1f) == CREM_ROCE_OP_READ_REQUEST);
 }
 
+/*
+ * Does a duplicate of this source cost its receiver only an acknowledgement
+ * (IBTA C9-105)?  A SEND, a WRITE or a READ response does; a duplicate
+ * READ request or atomic is answered again with its responses.
+ */
+static inline bool crem_roce_duplicate_harmless(const struct crem_roce_pkt *p)
+{
+	u8 op = p->opcode & 0x1f;
+
+	if (p->class == CREM_ROCE_READ_RESPONSE)
+		return true;
+	return p->class == CREM_ROCE_REQUEST &&
+	       (op <= CREM_ROCE_OP_WRITE_ONLY_IMM ||
+		op == CREM_ROCE_OP_SEND_LAST_INV ||
+		op == CREM_ROCE_OP_SEND_ONLY_INV);
+}
+
 /**
  * crem_roce_icrc() - the invariant CRC of a RoCEv2 packet, as rxe computes it
  * @ip: the IP packet, from its header through the ICRC

@@ -547,6 +547,37 @@ static void overtaken_sources_not_delivered_twice(struct kunit *test)
 }
 
 /*
+ * The same late sources, a few of them lost, before a go-back-N RDMA
+ * receiver: REPAIRs restore each loss ahead of its successors, and the
+ * copy goes on when the next PSN shows it missing, before that PSN (the
+ * receiver would discard a PSN that came first).  Nothing is discarded.
+ */
+static void overtaken_restores_keep_order(struct kunit *test)
+{
+	struct drops d = { .mask = 1ull << 3 | 1ull << 20 | 1ull << 45 };
+	struct crem_pair_params par;
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	par.csf_cfg.k = 8;
+	par.crf_cfg = par.csf_cfg;
+	par.data.reorder = 1.0;
+	par.data.reorder_ns = par.crf_cfg.reorder_ns / 2;
+	par.go_back_n = true;
+	p = new_pair(test, &par);
+	drop_from_next(p, &d);
+	crem_pair_send(p, 64, 20 * US);
+	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+	KUNIT_EXPECT_EQ(test, p->sources, 64);
+	KUNIT_EXPECT_EQ(test, p->delivered, 64);
+	KUNIT_EXPECT_EQ(test, p->restored, 3);
+	KUNIT_EXPECT_EQ(test, p->discarded, 0);
+	KUNIT_EXPECT_EQ(test, p->naks, 0);
+	KUNIT_EXPECT_EQ(test, p->rdma_resent, 0);
+	end_pair(test, p);
+}
+
+/*
  * The last source of a burst, lost, with nothing after it: its REPAIRs
  * decode it at once, and with no later packet to miss it the copy waits
  * the allowance for an original that never comes, then goes.
@@ -1347,13 +1378,6 @@ static void hold_time(struct kunit *test)
 	end_pair(test, p);
 }
 
-/*
- * Any one allocation of either engine failing, at start or later: the
- * engine gives up cleanly (a receiver that cannot start frees only what it
- * took, never the unset contents of what it got), and nothing leaks.  The
- * kernel's memory limits make this common (crem_limits on the debug
- * kernel: a failed CRF start freed garbage in kfree, an oops in softirq).
- */
 /* First sends of @d's mask, and second sends of resend_mask, are lost. */
 struct resend_case {
 	struct hold_case h;
@@ -1466,6 +1490,49 @@ static void go_back_n_nak_gets_copies(struct kunit *test)
 	end_pair(test, p);
 }
 
+/*
+ * The first scenario before a receiver with selective retransmission: its
+ * sender resends only the lost packet, no duplicate follows it and no NAK
+ * asks for a PSN again, so the CRF hands on no copies.
+ */
+static void selective_resend_gets_no_copies(struct kunit *test)
+{
+	struct resend_case r = {
+		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
+		.resend_mask = 1u << 7 | 1u << 9,
+	};
+	struct crem_pair_params par;
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	par.crf_cfg.hold_ns = 2 * MS;
+	par.rdma_rto_ns = 40 * MS;
+	p = new_pair(test, &par);
+	send_writes(p, 4, 400);
+	crem_pair_run(p, p->sim.now_ns + 30 * MS);
+	r.h.d.base = p->next_psn;
+	r.h.block2 = r.h.d.base + 4;
+	p->user = &r;
+	p->drop_data = drop_resends;
+	p->drop_msg = drop_block2_repairs;
+	send_writes(p, 12, 400);
+	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+
+	KUNIT_EXPECT_EQ(test, p->delivered, 16);
+	KUNIT_EXPECT_EQ(test, p->rdma_resent, 1);
+	KUNIT_EXPECT_GT(test, crf_stat(p, CREM_FS_SOURCES_LATE), 0);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 0);
+	KUNIT_EXPECT_EQ(test, p->duplicates, 0);
+	end_pair(test, p);
+}
+
+/*
+ * Any one allocation of either engine failing, at start or later: the
+ * engine gives up cleanly (a receiver that cannot start frees only what it
+ * took, never the unset contents of what it got), and nothing leaks.  The
+ * kernel's memory limits make this common (crem_limits on the debug
+ * kernel: a failed CRF start freed garbage in kfree, an oops in softirq).
+ */
 static void alloc_failures(struct kunit *test)
 {
 	struct crem_pair_params par;
@@ -3040,6 +3107,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(new_flow_starts_from_path_estimate),
 	KUNIT_CASE(redundancy_falls_when_loss_ends_despite_reordering),
 	KUNIT_CASE(overtaken_sources_not_delivered_twice),
+	KUNIT_CASE(overtaken_restores_keep_order),
 	KUNIT_CASE(overtaken_lost_tail_delivered_after_allowance),
 	KUNIT_CASE(unacknowledged_blocks_expire),
 	KUNIT_CASE(acks_of_other_qps_ignored),
@@ -3055,6 +3123,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(hold_time),
 	KUNIT_CASE(go_back_n_resend_gets_copies),
 	KUNIT_CASE(go_back_n_nak_gets_copies),
+	KUNIT_CASE(selective_resend_gets_no_copies),
 	KUNIT_CASE(hold_time_late_timer),
 	KUNIT_CASE(slow_flow_blocks_close_within_hold),
 	KUNIT_CASE(derived_hold_follows_pace_and_rtt),

@@ -321,16 +321,30 @@ static void queue_delivery(struct crem_pair *p, const u8 *pkt, size_t len,
 	q->restored = restored;
 }
 
-static void deliver_queued(struct crem_pair *p)
+/*
+ * Hand on what the source call queued, from the start, while its PSN is
+ * before @psn (all of it with @all): the kernel's hook puts the source
+ * after those and ahead of the rest (hooks.c, crf_source()).
+ */
+static void deliver_queued(struct crem_pair *p, u32 psn, bool all)
 {
-	size_t i;
+	struct crem_roce_pkt r;
+	size_t i, n;
 
 	for (i = 0; i < p->nqueued; i++) {
+		if (!all &&
+		    (crem_roce_parse_ip(p->queued[i].pkt, p->queued[i].len,
+					&r) != CREM_ROCE_OK ||
+		     !crem_psn_before(r.psn, psn)))
+			break;
 		rdma_receive(p, p->queued[i].pkt, p->queued[i].len,
 			     p->queued[i].restored);
 		free(p->queued[i].pkt);
 	}
-	p->nqueued = 0;
+	n = p->nqueued - i;
+	if (i && n)
+		memmove(p->queued, p->queued + i, n * sizeof(*p->queued));
+	p->nqueued = n;
 }
 
 /* The owner's engine work, woken by a packet that made a block due. */
@@ -371,9 +385,10 @@ static void data_at_crf(struct crem_sim *sim, void *arg, const u8 *data,
 		crem_sim_at(&p->sim, p->sim.now_ns, decode_event, p, NULL, 0);
 	if (verdict != CREM_CRF_HOLD) {
 		free(h);
+		deliver_queued(p, r.psn, false);
 		rdma_receive(p, data, len, false);
 	}
-	deliver_queued(p);
+	deliver_queued(p, 0, true);
 }
 
 static void csf_hook_and_send(struct crem_pair *p, struct crem_pair_rec *rec)

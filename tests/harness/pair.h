@@ -149,8 +149,9 @@ struct crem_pair {
 	 */
 	bool in_packet_call;
 	/*
-	 * What the CRF delivers inside its source call goes on after that
-	 * source, as the kernel's hook queues it (hooks.c, crf_source()).
+	 * What the CRF delivers inside its source call goes on around that
+	 * source in PSN order, as the kernel's hook queues it (hooks.c,
+	 * crf_source()).
 	 */
 	bool in_source_call;
 	struct crem_pair_queued {
