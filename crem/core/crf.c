@@ -823,12 +823,13 @@ static void arm_at(struct crem_crf *crf, u64 d);
  * and another window: a cascade that crem's blocks, which protect each
  * PSN once, do not cover.  The CRF still has those later sources: their
  * symbols stay in the window (kept) until their positions are reused.  So
- * once the resend shows itself (the successor of the late source coming
- * again as a duplicate), or the receiver asks for a PSN again (its NAK,
- * crem_crf_asked_again()), the CRF hands on its copies of everything up
- * to the highest PSN that went on, and the receiver has its window back
- * within that round trip.  A receiver with selective retransmission
- * neither NAKs a sequence error nor gets duplicates: it gets no copies.
+ * when the receiver asks for a PSN again that the CRF kept (its NAK for a
+ * lost resend, crem_crf_asked_again()), the CRF hands on its copies of
+ * everything from there up to the highest PSN that went on, and the
+ * receiver has its window back without another round trip.  Only then: a
+ * resend that gets through needs no copies, and each copy costs the
+ * receiver a duplicate to acknowledge.  A receiver with selective
+ * retransmission sends no such NAK and gets no copies.
  */
 
 /* Keep @psn's symbol, just written to the window, to hand on again. */
@@ -837,20 +838,6 @@ static void keep_copy(struct crem_crf *crf, struct crem_crf_pos *p, u32 psn,
 {
 	p->kept = true;
 	crf->ip_id[psn & (crf->window - 1)] = af == 4 ? crem_get16(ip + 4) : 0;
-}
-
-/*
- * @psn, whose next PSN is @next, went on behind later ones: a go-back-N
- * resend brings @next again right behind it, within a reordering
- * allowance, or never (a receiver with selective retransmission).
- */
-static void resend_expect(struct crem_crf *crf, u32 psn, u32 next, u64 t)
-{
-	if (crf->have_passed && crem_psn_before(psn, crf->passed_hi)) {
-		crf->resend_open = true;
-		crf->resend_next = next;
-		crf->resend_by_ns = t + reorder_ns(crf);
-	}
 }
 
 /* Rebuild the kept copy of @psn and hand it on; false if there is none. */
@@ -880,13 +867,12 @@ static bool resend_copy(struct crem_crf *crf, u32 psn)
 }
 
 /*
- * Hand on the kept copies after @psn (the resend's duplicate, or the PSN
- * before the one asked for again), up to the highest PSN that went on,
- * stopping at the first the CRF lacks (the resend brings it, and this
- * starts again behind it).  A copy handed on within the last SRTT is not
- * handed on again: the receiver has it, and whoever can forge late
- * packets or NAKs into the flow gets at most a window of copies a round
- * trip.
+ * Hand on the kept copies after @psn (the PSN before the one asked for
+ * again), up to the highest PSN that went on, stopping at the first the
+ * CRF lacks (the resend brings it, and its NAK starts this again behind
+ * it).  A copy handed on within the last SRTT is not handed on again: the
+ * receiver has it, and whoever can forge NAKs or READ requests into the
+ * flow gets at most a window of copies a round trip.
  */
 static void resend_copies(struct crem_crf *crf, u32 psn)
 {
@@ -894,7 +880,6 @@ static void resend_copies(struct crem_crf *crf, u32 psn)
 	bool recent = crf->have_copied && t - crf->copied_ns < crf->srtt_ns;
 	u32 g = psn, n;
 
-	crf->resend_open = false;
 	for (n = 0; n < crf->window; n++) {
 		const struct crem_crf_pos *p;
 
@@ -1088,14 +1073,9 @@ static int deliver(struct crem_crf *crf, u32 psn, const u8 *sym,
 	}
 	if (crf->npins)
 		pin_store(crf, psn, sym + 2, len);
-	if (crem_roce_parse_bth(sym + 2, len, &bth) == CREM_ROCE_OK) {
-		u32 span = crem_roce_psn_span(&bth, crf->desc.rdma_mtu);
-
-		cover(crf, psn, span, now(crf));
-		if (late)
-			resend_expect(crf, psn, crem_psn_add(psn, span ? span : 1),
-				      now(crf));
-	}
+	if (crem_roce_parse_bth(sym + 2, len, &bth) == CREM_ROCE_OK)
+		cover(crf, psn, crem_roce_psn_span(&bth, crf->desc.rdma_mtu),
+		      now(crf));
 	advance(crf);
 	return 0;
 }
@@ -2045,9 +2025,6 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	if (p->psn == psn && (p->state == CREM_POS_RECEIVED ||
 			      p->state == CREM_POS_RESTORED)) {
 		crf->stats.v[CREM_FS_SOURCES_DUPLICATE]++;
-		if (crf->resend_open && psn == crf->resend_next &&
-		    t <= crf->resend_by_ns)
-			resend_copies(crf, psn);
 		/*
 		 * The original of a restored source, within the allowance: it
 		 * was reordered, not lost, and counting it lost would raise m
@@ -2168,7 +2145,6 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	in_order = !crem_psn_after(psn, crf->next_deliver);
 	if (in_order || !hold_time || !handle || !repairs_may_fill(crf) ||
 	    !hold(crf, psn, handle, t)) {
-		resend_expect(crf, psn, crem_psn_add(psn, span ? span : 1), t);
 		passed(crf, psn);
 		advance(crf);
 		return CREM_CRF_PASS;

@@ -168,14 +168,7 @@ struct crem_crf {
 	bool have_next;
 	u32 passed_hi;			/* the highest PSN gone on to RDMA */
 	bool have_passed;
-	/*
-	 * A go-back-N resend (crf.c, "Resends"): a PSN went on behind
-	 * passed_hi, and its successor coming again as a duplicate shows the
-	 * sender resending the window.
-	 */
-	bool resend_open;
-	u32 resend_next;
-	u64 resend_by_ns;		/* ... arriving by then */
+	/* resends (crf.c, "Resends") */
 	bool ask_open;			/* asked again for ask_psn */
 	u32 ask_psn;
 	bool have_copied;

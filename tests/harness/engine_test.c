@@ -1397,11 +1397,13 @@ static bool drop_resends(struct crem_pair *p, u32 psn, unsigned int sends)
 
 /*
  * A go-back-N RDMA receiver and a loss no repair restores: its successors
- * go on after H and are discarded, and the RDMA sender resends the window
- * a timeout later.  That resend loses two packets again.  The CRF hands on
- * its copies of the window behind the resend's first duplicate, so every
- * PSN is in within the one resend; without them, each loss of the resend
- * would cost another timeout.
+ * go on after H and are discarded, the receiver NAKs the loss, and the
+ * RDMA sender resends the window.  That resend loses two packets again.
+ * The receiver NAKs the first of them, which the CRF kept from its first
+ * arrival: it hands on its copies of the window at once, so every PSN is
+ * in within the one resend (the sender's answer to that NAK brings only
+ * duplicates); without them, each loss of the resend would cost another
+ * round trip.
  */
 static void go_back_n_resend_gets_copies(struct kunit *test)
 {
@@ -1433,10 +1435,12 @@ static void go_back_n_resend_gets_copies(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, p->delivered, 16);
 	KUNIT_EXPECT_GT(test, p->discarded, 0);
-	/* 7, 8 (its duplicate went first: it was in) ... 11: five copies */
+	/* The NAK for 7: copies of 7 ... 11. */
+	KUNIT_EXPECT_EQ(test, p->naks, 2);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 5);
-	/* One resend of the window, 5..11, and none after. */
-	KUNIT_EXPECT_EQ(test, p->rdma_resent, 7);
+	/* The window 5..11 for the first NAK, 7..11 for the second. */
+	KUNIT_EXPECT_EQ(test, p->rdma_resent, 7 + 5);
+	KUNIT_EXPECT_EQ(test, p->duplicates, 5);
 	for (i = 6; i < 12; i++)
 		KUNIT_EXPECT_LT(test, crem_pair_rec(p, base + i)->done_ns -
 			crem_pair_rec(p, base + 5)->done_ns, 1 * MS);
