@@ -4,8 +4,10 @@
  *
  * POST_ROUTING (IPv4 and IPv6), at the last priority, sees every packet
  * leaving the box, made here or forwarded, as it goes: sources toward a
- * protected prefix go to their sender flow (made on the first packet).
- * The packet always goes on, unchanged.
+ * protected prefix go to their sender flow (made on the first packet);
+ * a NAK for a sequence error or a READ request tells the receiver flows
+ * from its destination that a PSN is wanted again (crf_asked()).  The
+ * packet always goes on, unchanged.
  *
  * PRE_ROUTING, at the first priority, sees every packet that arrives
  * before anything else does: sources of a receiver flow go to it, which
@@ -230,7 +232,8 @@ static void csf_ack(struct crem_net *cn, const struct crem_roce_pkt *p)
 /*
  * A source arriving for receiver flow @flow: the engine may hold it.  A
  * source it passes while earlier packets of the flow wait to be handed on
- * is kept back behind them.  Return: true if stolen.
+ * is kept back behind them (by PSN among those its own call queued).
+ * Return: true if stolen.
  */
 static bool crf_source(struct crem_flow *flow, struct sk_buff *skb,
 		       const struct nf_hook_state *state, nf_hookfn *hook,

@@ -19,7 +19,8 @@
  *
  * Order: a flow's packets are handed on in the engine's order by one CPU
  * at a time (crem_reinject_flow()); a source that arrives while any are
- * waiting is kept back behind them.
+ * waiting is kept back behind them, and among what its own engine call
+ * queued it takes its place by PSN (crem_rx_pkt_place()).
  *
  * Locking: records are created, queued and listed under the flow's lock;
  * they are handed on without it.
@@ -70,9 +71,9 @@ struct crem_rx_pkt *crem_rx_pkt_stolen(struct crem_flow *flow,
 
 /*
  * Where a source of PSN @psn goes among the records queued after @after
- * (by the engine call that took it): behind those of earlier PSNs, ahead
- * of the rest, as a go-back-N RDMA receiver must see them.  Caller holds
- * the flow's lock.
+ * (by the engine call that took it): behind the leading run of earlier
+ * PSNs, ahead of the rest, as a go-back-N RDMA receiver must see them.
+ * Caller holds the flow's lock.  Return: the entry to queue it after.
  */
 struct list_head *crem_rx_pkt_place(struct crem_flow *flow,
 				    struct list_head *after, u32 psn);

@@ -913,6 +913,9 @@ void crem_crf_asked_again(struct crem_crf *crf, u32 psn)
 	p = pos_of(crf, psn);
 	if (p->psn != psn || !p->kept)
 		return;
+	/* Two asks before the timer: the earlier PSN covers both. */
+	if (crf->ask_open && crem_psn_before(crf->ask_psn, psn))
+		return;
 	crf->ask_open = true;
 	crf->ask_psn = psn;
 	arm_at(crf, now(crf));

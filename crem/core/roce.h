@@ -219,13 +219,16 @@ static inline bool crem_roce_asks_again(const struct crem_roce_pkt *p)
 
 /*
  * Does a duplicate of this source cost its receiver only an acknowledgement
- * (IBTA C9-105)?  A SEND, a WRITE or a READ response does; a duplicate
- * READ request or atomic is answered again with its responses.
+ * (IBTA C9-105)?  On a reliable connection a SEND, a WRITE or a READ
+ * response does; a duplicate READ request or atomic is answered again
+ * with its responses, and on UC or UD a duplicate is delivered again.
  */
 static inline bool crem_roce_duplicate_harmless(const struct crem_roce_pkt *p)
 {
 	u8 op = p->opcode & 0x1f;
 
+	if ((p->opcode & 0xe0) != CREM_ROCE_RC)
+		return false;
 	if (p->class == CREM_ROCE_READ_RESPONSE)
 		return true;
 	return p->class == CREM_ROCE_REQUEST &&

@@ -1449,9 +1449,8 @@ static void go_back_n_resend_gets_copies(struct kunit *test)
 }
 
 /*
- * The same, but the resend loses the packet right after the late one:
- * no duplicate follows it, and the go-back-N receiver sends a NAK for the
- * lost resend.  The CRF kept that packet from its first arrival, sees the
+ * The same, but the resend loses the packet right after the late one,
+ * and the go-back-N receiver sends a NAK for that lost resend.  The CRF kept that packet from its first arrival, sees the
  * NAK leave (crem_crf_asked_again()) and hands on the window at once, a
  * round trip before the sender's next resend would bring it.
  */
@@ -1496,8 +1495,9 @@ static void go_back_n_nak_gets_copies(struct kunit *test)
 
 /*
  * The first scenario before a receiver with selective retransmission: its
- * sender resends only the lost packet, no duplicate follows it and no NAK
- * asks for a PSN again, so the CRF hands on no copies.
+ * sender resends only the lost packets, once each, and no NAK asks for a
+ * PSN again, so the CRF hands on no copies and the receiver gets no
+ * duplicate.
  */
 static void selective_resend_gets_no_copies(struct kunit *test)
 {

@@ -268,6 +268,67 @@ static void roce_psn_span_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, crem_roce_psn_span(&p, 1024), 1u);
 }
 
+/*
+ * What the CRF may hand on again (crf.c, "Resends"): only what a duplicate
+ * costs nothing but an acknowledgement.
+ */
+static void roce_duplicate_harmless_rules(struct kunit *test)
+{
+	static const struct {
+		u8 opcode, class;
+		bool harmless;
+	} cases[] = {
+		{ CREM_ROCE_RC | CREM_ROCE_OP_WRITE_MIDDLE, CREM_ROCE_REQUEST, true },
+		{ CREM_ROCE_RC | CREM_ROCE_OP_SEND_ONLY, CREM_ROCE_REQUEST, true },
+		{ CREM_ROCE_RC | CREM_ROCE_OP_SEND_ONLY_INV, CREM_ROCE_REQUEST, true },
+		{ CREM_ROCE_RC | CREM_ROCE_OP_READ_RESPONSE_MIDDLE,
+		  CREM_ROCE_READ_RESPONSE, true },
+		{ CREM_ROCE_RC | CREM_ROCE_OP_READ_REQUEST, CREM_ROCE_REQUEST, false },
+		{ CREM_ROCE_RC | CREM_ROCE_OP_CMP_SWAP, CREM_ROCE_REQUEST, false },
+		{ CREM_ROCE_RC | CREM_ROCE_OP_FETCH_ADD, CREM_ROCE_REQUEST, false },
+		{ CREM_ROCE_RC | CREM_ROCE_OP_ATOMIC_WRITE, CREM_ROCE_REQUEST, false },
+		{ CREM_ROCE_UC | CREM_ROCE_OP_SEND_ONLY, CREM_ROCE_REQUEST, false },
+		{ CREM_ROCE_UC | CREM_ROCE_OP_WRITE_ONLY, CREM_ROCE_REQUEST, false },
+		{ CREM_ROCE_UD | CREM_ROCE_OP_SEND_ONLY, CREM_ROCE_REQUEST, false },
+		{ CREM_ROCE_RC | CREM_ROCE_OP_ACK, CREM_ROCE_ACK, false },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct crem_roce_pkt p = {
+			.opcode = cases[i].opcode, .class = cases[i].class,
+		};
+
+		KUNIT_EXPECT_EQ_MSG(test, crem_roce_duplicate_harmless(&p),
+				    cases[i].harmless, "opcode 0x%02x",
+				    cases[i].opcode);
+	}
+}
+
+/* A NAK for a sequence error and a READ request ask for a PSN again. */
+static void roce_asks_again_rules(struct kunit *test)
+{
+	struct crem_roce_pkt p = {
+		.opcode = CREM_ROCE_RC | CREM_ROCE_OP_ACK,
+		.class = CREM_ROCE_NAK,
+		.aeth_syndrome = CREM_ROCE_AETH_NAK_PSN_SEQUENCE,
+	};
+
+	KUNIT_EXPECT_TRUE(test, crem_roce_asks_again(&p));
+	p.aeth_syndrome = 0x61;		/* invalid request */
+	KUNIT_EXPECT_FALSE(test, crem_roce_asks_again(&p));
+	p.aeth_syndrome = 0x20;		/* RNR NAK */
+	KUNIT_EXPECT_FALSE(test, crem_roce_asks_again(&p));
+	p.class = CREM_ROCE_ACK;
+	p.aeth_syndrome = 0x1f;
+	KUNIT_EXPECT_FALSE(test, crem_roce_asks_again(&p));
+	p.class = CREM_ROCE_REQUEST;
+	p.opcode = CREM_ROCE_RC | CREM_ROCE_OP_READ_REQUEST;
+	KUNIT_EXPECT_TRUE(test, crem_roce_asks_again(&p));
+	p.opcode = CREM_ROCE_RC | CREM_ROCE_OP_WRITE_ONLY;
+	KUNIT_EXPECT_FALSE(test, crem_roce_asks_again(&p));
+}
+
 static struct kunit_case crem_roce_test_cases[] = {
 	KUNIT_CASE(roce_vectors_parse_and_classify),
 	KUNIT_CASE(roce_icrc_matches_and_detects_a_flip),
@@ -276,6 +337,8 @@ static struct kunit_case crem_roce_test_cases[] = {
 	KUNIT_CASE(roce_rejections),
 	KUNIT_CASE(roce_every_truncation),
 	KUNIT_CASE(roce_psn_span_rules),
+	KUNIT_CASE(roce_duplicate_harmless_rules),
+	KUNIT_CASE(roce_asks_again_rules),
 	{}
 };
 
