@@ -1396,6 +1396,35 @@ static bool drop_resends(struct crem_pair *p, u32 psn, unsigned int sends)
 }
 
 /*
+ * A clean block of 4 WRITEs, then 12 more from base (@r's), losing what @r
+ * says and every REPAIR of the block at base + 4; run 300 ms, before a
+ * go-back-N RDMA receiver or one with selective retransmission.
+ */
+static struct crem_pair *resend_run(struct kunit *test,
+				    struct resend_case *r, bool go_back_n)
+{
+	struct crem_pair_params par;
+	struct crem_pair *p;
+
+	crem_pair_params_default(&par);
+	par.crf_cfg.hold_ns = 2 * MS;
+	par.rdma_rto_ns = 40 * MS;
+	par.go_back_n = go_back_n;
+	p = new_pair(test, &par);
+	send_writes(p, 4, 400);
+	crem_pair_run(p, p->sim.now_ns + 30 * MS);
+	KUNIT_ASSERT_EQ(test, p->delivered, 4);
+	r->h.d.base = p->next_psn;
+	r->h.block2 = r->h.d.base + 4;
+	p->user = r;
+	p->drop_data = drop_resends;
+	p->drop_msg = drop_block2_repairs;
+	send_writes(p, 12, 400);
+	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+	return p;
+}
+
+/*
  * A go-back-N RDMA receiver and a loss no repair restores: its successors
  * go on after H and are discarded, the receiver NAKs the loss, and the
  * RDMA sender resends the window.  That resend loses two packets again.
@@ -1411,27 +1440,9 @@ static void go_back_n_resend_gets_copies(struct kunit *test)
 		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
 		.resend_mask = 1u << 7 | 1u << 9,
 	};
-	struct crem_pair_params par;
-	struct crem_pair *p;
+	struct crem_pair *p = resend_run(test, &r, true);
+	u32 base = r.h.d.base;
 	unsigned int i;
-	u32 base;
-
-	crem_pair_params_default(&par);
-	par.crf_cfg.hold_ns = 2 * MS;
-	par.rdma_rto_ns = 40 * MS;
-	par.go_back_n = true;
-	p = new_pair(test, &par);
-	send_writes(p, 4, 400);
-	crem_pair_run(p, p->sim.now_ns + 30 * MS);
-	KUNIT_ASSERT_EQ(test, p->delivered, 4);
-	base = p->next_psn;
-	r.h.d.base = base;
-	r.h.block2 = base + 4;
-	p->user = &r;
-	p->drop_data = drop_resends;
-	p->drop_msg = drop_block2_repairs;
-	send_writes(p, 12, 400);
-	crem_pair_run(p, p->sim.now_ns + 300 * MS);
 
 	KUNIT_EXPECT_EQ(test, p->delivered, 16);
 	KUNIT_EXPECT_GT(test, p->discarded, 0);
@@ -1450,9 +1461,10 @@ static void go_back_n_resend_gets_copies(struct kunit *test)
 
 /*
  * The same, but the resend loses the packet right after the late one,
- * and the go-back-N receiver sends a NAK for that lost resend.  The CRF kept that packet from its first arrival, sees the
- * NAK leave (crem_crf_asked_again()) and hands on the window at once, a
- * round trip before the sender's next resend would bring it.
+ * and the go-back-N receiver sends a NAK for that lost resend.  The CRF
+ * kept that packet from its first arrival, sees the NAK leave
+ * (crem_crf_asked_again()) and hands on the window at once, a round trip
+ * before the sender's next resend would bring it.
  */
 static void go_back_n_nak_gets_copies(struct kunit *test)
 {
@@ -1460,27 +1472,9 @@ static void go_back_n_nak_gets_copies(struct kunit *test)
 		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
 		.resend_mask = 1u << 6,
 	};
-	struct crem_pair_params par;
-	struct crem_pair *p;
+	struct crem_pair *p = resend_run(test, &r, true);
+	u32 base = r.h.d.base;
 	unsigned int i;
-	u32 base;
-
-	crem_pair_params_default(&par);
-	par.crf_cfg.hold_ns = 2 * MS;
-	par.rdma_rto_ns = 40 * MS;
-	par.go_back_n = true;
-	p = new_pair(test, &par);
-	send_writes(p, 4, 400);
-	crem_pair_run(p, p->sim.now_ns + 30 * MS);
-	KUNIT_ASSERT_EQ(test, p->delivered, 4);
-	base = p->next_psn;
-	r.h.d.base = base;
-	r.h.block2 = base + 4;
-	p->user = &r;
-	p->drop_data = drop_resends;
-	p->drop_msg = drop_block2_repairs;
-	send_writes(p, 12, 400);
-	crem_pair_run(p, p->sim.now_ns + 300 * MS);
 
 	KUNIT_EXPECT_EQ(test, p->delivered, 16);
 	/* Two NAKs: for 5 (never kept), then for 6 (kept). */
@@ -1505,22 +1499,7 @@ static void selective_resend_gets_no_copies(struct kunit *test)
 		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
 		.resend_mask = 1u << 7 | 1u << 9,
 	};
-	struct crem_pair_params par;
-	struct crem_pair *p;
-
-	crem_pair_params_default(&par);
-	par.crf_cfg.hold_ns = 2 * MS;
-	par.rdma_rto_ns = 40 * MS;
-	p = new_pair(test, &par);
-	send_writes(p, 4, 400);
-	crem_pair_run(p, p->sim.now_ns + 30 * MS);
-	r.h.d.base = p->next_psn;
-	r.h.block2 = r.h.d.base + 4;
-	p->user = &r;
-	p->drop_data = drop_resends;
-	p->drop_msg = drop_block2_repairs;
-	send_writes(p, 12, 400);
-	crem_pair_run(p, p->sim.now_ns + 300 * MS);
+	struct crem_pair *p = resend_run(test, &r, false);
 
 	KUNIT_EXPECT_EQ(test, p->delivered, 16);
 	KUNIT_EXPECT_EQ(test, p->rdma_resent, 1);
