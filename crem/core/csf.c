@@ -465,16 +465,20 @@ static bool open_block(struct crem_csf *csf, u32 start)
  */
 static u64 block_deadline(struct crem_csf *csf, u64 t)
 {
-	const struct crem_csf_slot *s = newest(csf);
-	u64 opened, hold = hold_ns(csf);
+	const struct crem_csf_slot *s;
+	u64 hold;
 
-	if (!hold || !csf->open)
+	/* Tested per packet: the cheap tests first, H only when needed. */
+	if (!csf->open)
 		return CREM_NO_DEADLINE;
-	opened = s->opened_ns;
-	if (t >= opened + hold ||
+	s = newest(csf);
+	if (!s->block->m ||
 	    s->block->m * crem_set_count(&s->block->present) < s->block->k)
 		return CREM_NO_DEADLINE;
-	return opened + hold / 2;
+	hold = hold_ns(csf);
+	if (!hold || t >= s->opened_ns + hold)
+		return CREM_NO_DEADLINE;
+	return s->opened_ns + hold / 2;
 }
 
 /*
