@@ -55,18 +55,7 @@ static void rtt_sample(struct crem_crf *crf, u64 sample)
  */
 static unsigned int flow_k(const struct crem_crf *crf)
 {
-	const struct crem_config *newest;
-	unsigned int i, k;
-
-	newest = &crf->param.config[crf->param.newest];
-	k = newest->k;
-
-	for (i = 0; i < CREM_CRF_CONFIGS; i++)
-		if (crf->param.valid[i] &&
-		    crf->param.config[i].id == (u8)(newest->id - 1) &&
-		    crf->param.config[i].k > k)
-			k = crf->param.config[i].k;
-	return k ? k : crf->cfg.k;
+	return crf->param.hold_k ? crf->param.hold_k : crf->cfg.k;
 }
 
 /*

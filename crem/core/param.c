@@ -144,6 +144,19 @@ const struct crem_config *crem_csf_param_for_block(struct crem_csf_param *p,
 	return &p->active;
 }
 
+/* Recompute hold_k: after every change to valid[], newest or config[]. */
+static void note_hold_k(struct crem_crf_param *p)
+{
+	const struct crem_config *newest = &p->config[p->newest];
+	unsigned int i;
+
+	p->hold_k = newest->k;
+	for (i = 0; i < CREM_CRF_CONFIGS; i++)
+		if (p->valid[i] && p->config[i].id == (u8)(newest->id - 1) &&
+		    p->config[i].k > p->hold_k)
+			p->hold_k = p->config[i].k;
+}
+
 void crem_crf_param_init(struct crem_crf_param *p,
 			 const struct crem_config *initial)
 {
@@ -151,6 +164,7 @@ void crem_crf_param_init(struct crem_crf_param *p,
 	p->config[0] = *initial;
 	p->valid[0] = true;
 	p->newest = 0;
+	note_hold_k(p);
 }
 
 static int slot_of(const struct crem_crf_param *p, u8 id)
@@ -183,6 +197,7 @@ static int check(struct crem_crf_param *p, const struct crem_wire_param_update *
 			};
 			p->valid[i] = true;
 			p->newest = i;
+			note_hold_k(p);
 			return CREM_PARAM_ACCEPTED;
 		}
 	}
@@ -223,4 +238,5 @@ void crem_crf_param_release(struct crem_crf_param *p,
 	for (i = 0; i < CREM_CRF_CONFIGS; i++)
 		if (p->valid[i] && i != p->newest && !open(ctx, p->config[i].id))
 			p->valid[i] = false;
+	note_hold_k(p);
 }

@@ -117,6 +117,14 @@ struct crem_crf_param {
 	struct crem_config config[CREM_CRF_CONFIGS];
 	bool valid[CREM_CRF_CONFIGS];
 	u8 newest;		/* index of the newest acknowledged */
+	/*
+	 * The k the CRF's hold time follows: the newest configuration's, or
+	 * its predecessor's while that one is kept, if larger (its blocks
+	 * may still be open); 0 before any configuration (the CRF's own k
+	 * then).  Kept by every change above, for the hold time is asked
+	 * for several times a packet.
+	 */
+	u8 hold_k;
 };
 
 void crem_crf_param_init(struct crem_crf_param *p,

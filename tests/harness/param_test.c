@@ -370,6 +370,88 @@ static void crf_release_rule(struct kunit *test)
 	crem_sim_free(&p->sim);
 }
 
+/*
+ * The k the CRF's hold time follows, computed the long way: the newest
+ * configuration's, or its predecessor's while kept, if larger.
+ */
+static unsigned int hold_k_of(const struct crem_crf_param *p)
+{
+	const struct crem_config *newest = &p->config[p->newest];
+	unsigned int i, k = newest->k;
+
+	for (i = 0; i < CREM_CRF_CONFIGS; i++)
+		if (p->valid[i] && p->config[i].id == (u8)(newest->id - 1) &&
+		    p->config[i].k > k)
+			k = p->config[i].k;
+	return k;
+}
+
+/* Blocks still open: of every configuration (256), of one id, or none. */
+static bool configs_open(void *ctx, u8 id)
+{
+	int open = *(int *)ctx;
+
+	return open == 256 || open == id;
+}
+
+/*
+ * The CRF keeps that k as it changes (param.c, note_hold_k()): through
+ * smaller and larger k, a retransmitted update, refusals, every slot
+ * taken, releases and an id that wraps from 255 to 0.
+ */
+static void crf_hold_k_follows_the_kept(struct kunit *test)
+{
+	static const struct crem_config initial = {
+		.id = 250, .scheme = CREM_FEC_CAUCHY_RS, .k = 32, .m = 2,
+		.symbol_len = 1100,
+	};
+	static const struct crem_limits limits = {
+		.schemes = 0x7, .max_k = 64, .max_m = 8, .max_t = 9000,
+	};
+	static const u8 ks[] = { 8, 8, 64, 16, 4, 40, 12, 2, 30, 6, 50, 20 };
+	struct param_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct crem_msg up = { .type = CREM_MSG_PARAM_UPDATE };
+	unsigned int i, refused = 0;
+	u8 id = initial.id;
+	int open;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	crem_sim_init(&p->sim);
+	p->crf_env = (struct crem_env){ .ops = &crf_ops, .ctx = p };
+	crem_crf_param_init(&p->crf, &initial);
+	KUNIT_EXPECT_EQ(test, p->crf.hold_k, 32);
+	for (i = 0; i < ARRAY_SIZE(ks); i++) {
+		/* ks[1] repeats ks[0]'s update: a retransmission. */
+		if (i != 1)
+			id++;
+		up.param_update = (struct crem_wire_param_update){
+			.config_id = id, .scheme = CREM_FEC_CAUCHY_RS,
+			.k = ks[i], .m = 1, .symbol_len = 1100,
+		};
+		refused += crem_crf_param_update(&p->crf, &p->crf_env, p, &up,
+						 &limits) ==
+			   CREM_PARAM_RESOURCES_EXHAUSTED;
+		KUNIT_EXPECT_EQ(test, p->crf.hold_k, hold_k_of(&p->crf));
+		/* A refusal in between changes nothing either. */
+		up.param_update.scheme = 9;
+		crem_crf_param_update(&p->crf, &p->crf_env, p, &up, &limits);
+		KUNIT_EXPECT_EQ(test, p->crf.hold_k, hold_k_of(&p->crf));
+		/*
+		 * Every block stays open until the slots are all taken; then
+		 * only the predecessor's, or, now and then, none.
+		 */
+		open = i < 9 ? 256 : i % 2 ? (u8)(id - 1) : -1;
+		crem_crf_param_release(&p->crf, configs_open, &open);
+		KUNIT_EXPECT_EQ(test, p->crf.hold_k, hold_k_of(&p->crf));
+	}
+	KUNIT_EXPECT_GT(test, refused, 0u);	/* every slot was taken */
+	KUNIT_EXPECT_LT(test, id, initial.id);	/* the id wrapped */
+	open = -1;
+	crem_crf_param_release(&p->crf, configs_open, &open);
+	KUNIT_EXPECT_EQ(test, p->crf.hold_k, ks[ARRAY_SIZE(ks) - 1]);
+	crem_sim_free(&p->sim);
+}
+
 static struct kunit_case crem_param_test_cases[] = {
 	KUNIT_CASE(param_update_lost_twice),
 	KUNIT_CASE(param_effective_psn_passes_first),
@@ -378,6 +460,7 @@ static struct kunit_case crem_param_test_cases[] = {
 	KUNIT_CASE(param_first_configuration_applies_at_once),
 	KUNIT_CASE(param_refusal_keeps_the_configuration),
 	KUNIT_CASE(crf_release_rule),
+	KUNIT_CASE(crf_hold_k_follows_the_kept),
 	{}
 };
 
