@@ -243,7 +243,7 @@ static bool crf_source(struct crem_flow *flow, struct sk_buff *skb,
 	struct crem_rx_pkt *rec = NULL;
 	struct list_head *before;
 	const u8 *payload;
-	bool stolen = false, ended;
+	bool stolen = false, ended, queued;
 	size_t len;
 
 	payload = udp_payload(ip, p, &len);
@@ -289,8 +289,15 @@ static bool crf_source(struct crem_flow *flow, struct sk_buff *skb,
 		crem_rx_pkt_discard(flow, rec);
 	}
 	ended = crem_flow_ended(flow);
+	/*
+	 * Every path that queues hands on once it has dropped the lock, or
+	 * leaves it to the CPU already at it (reinject.h): the lock is taken
+	 * again only if something is queued.
+	 */
+	queued = !list_empty(&flow->out);
 	spin_unlock_bh(&flow->lock);
-	crem_reinject_flow(flow);
+	if (queued)
+		crem_reinject_flow(flow);
 	if (ended)
 		crem_flow_kill(flow);
 	return stolen;

@@ -23,7 +23,9 @@
  * queued it takes its place by PSN (crem_rx_pkt_place()).
  *
  * Locking: records are created, queued and listed under the flow's lock;
- * they are handed on without it.
+ * they are handed on without it, by whoever queued them, once it has
+ * dropped the lock (or by the CPU already handing on): the receive hook
+ * relies on it and takes the lock again only when something is queued.
  */
 #ifndef CREM_REINJECT_H
 #define CREM_REINJECT_H
@@ -81,7 +83,8 @@ struct list_head *crem_rx_pkt_place(struct crem_flow *flow,
 /*
  * Queue @rec to be handed on: after @after (a record queued before, or
  * the queue itself for the front), or at the end if @after is NULL.
- * Caller holds the flow's lock.
+ * Caller holds the flow's lock, and calls crem_reinject_flow() once it
+ * has dropped it: nobody else hands on what it queued.
  */
 void crem_rx_pkt_queue(struct crem_flow *flow, struct crem_rx_pkt *rec,
 		       struct list_head *after);
@@ -91,7 +94,7 @@ void crem_rx_pkt_discard(struct crem_flow *flow, struct crem_rx_pkt *rec);
 
 /*
  * Queue a restored IP packet, to enter at the flow's device.  Caller holds
- * the flow's lock.
+ * the flow's lock, and calls crem_reinject_flow() once it has dropped it.
  */
 void crem_rx_restored(struct crem_flow *flow, const u8 *ip, size_t len);
 
