@@ -198,8 +198,8 @@ unit: $(UNIT_BIN)
 	tests/unit.sh $(UNIT_BIN) $(BUILD)/results/unit.tap
 
 kunit: cremctl cremsend
-	tests/selftests/lab/debug-kernel.sh build > /dev/null
-	$(MAKE) module KDIR=$$(tests/selftests/lab/debug-kernel.sh kdir)
+	CREM_DEBUG_SERIES=6.1 tests/selftests/lab/debug-kernel.sh build > /dev/null
+	$(MAKE) module KDIR=$$(CREM_DEBUG_SERIES=6.1 tests/selftests/lab/debug-kernel.sh kdir)
 	@mkdir -p $(BUILD)/results
 	tests/kunit/run.sh $(BUILD)/results/kunit.tap
 

@@ -30,6 +30,9 @@ results=$repo/build/results
 lab=$repo/tests/selftests/lab
 mkdir -p "$results"
 export CREM_LAB_REQUIRED=1
+# The debug layers run 6.1's debug kernel, whatever a developer chasing
+# a 6.12 problem exported (lab/debug-kernel.sh).
+export CREM_DEBUG_SERIES=6.1
 total_pass=0
 total_fail=0
 total_skip=0

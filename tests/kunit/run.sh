@@ -17,6 +17,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 lab=$repo/tests/selftests/lab
 ktap_out=${1:-/dev/null}
+# The suites run in 6.1's debug kernel (lab/debug-kernel.sh).
+export CREM_DEBUG_SERIES=6.1
 build=${BUILD:-$repo/build}
 
 if ! command -v qemu-system-x86_64 > /dev/null; then
