@@ -35,6 +35,11 @@ struct param_pair {
 	u8 first_id;
 };
 
+/* Limits that every configuration of these tests fits. */
+static const struct crem_limits roomy_limits = {
+	.schemes = 0x7, .max_k = 64, .max_m = 8, .max_t = 9000,
+};
+
 static u64 env_now(void *ctx)
 {
 	return ((struct param_pair *)ctx)->sim.now_ns;
@@ -152,9 +157,7 @@ static struct param_pair *pair_from(struct kunit *test,
 	p->timer.fire = fire;
 	p->one_way_ns = one_way_ns;
 	p->drop = drop;
-	p->crf_limits = (struct crem_limits){
-		.schemes = 0x7, .max_k = 64, .max_m = 8, .max_t = 9000,
-	};
+	p->crf_limits = roomy_limits;
 	p->next_psn = 0xfffff0;			/* the change crosses the wrap */
 	p->first_id = initial->id;
 	crem_csf_param_init(&p->csf, &p->csf_env, p, 0xbeef, initial);
@@ -327,9 +330,26 @@ static void param_refusal_keeps_the_configuration(struct kunit *test)
 	crem_sim_free(&p->sim);
 }
 
-static bool config_open(void *ctx, u8 id)
+/* Blocks still open: of every configuration (256), of one id, or none. */
+static bool configs_open(void *ctx, u8 id)
 {
-	return id == *(u8 *)ctx;
+	int open = *(int *)ctx;
+
+	return open == 256 || open == id;
+}
+
+/* A CRF's parameters alone, starting from @initial. */
+static struct param_pair *crf_alone(struct kunit *test,
+				    const struct crem_config *initial)
+{
+	struct param_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	crem_sim_init(&p->sim);
+	p->crf_env = (struct crem_env){ .ops = &crf_ops, .ctx = p };
+	p->crf_limits = roomy_limits;
+	crem_crf_param_init(&p->crf, initial);
+	return p;
 }
 
 static void crf_release_rule(struct kunit *test)
@@ -338,34 +358,27 @@ static void crf_release_rule(struct kunit *test)
 		.id = 1, .scheme = CREM_FEC_CAUCHY_RS, .k = 16, .m = 2,
 		.symbol_len = 1100,
 	};
-	static const struct crem_limits limits = {
-		.schemes = 0x7, .max_k = 64, .max_m = 8, .max_t = 9000,
-	};
-	struct param_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct param_pair *p = crf_alone(test, &initial);
 	struct crem_msg up = { .type = CREM_MSG_PARAM_UPDATE };
-	u8 still_open = 1;
+	int still_open = 1;
 
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	crem_sim_init(&p->sim);
-	p->crf_env = (struct crem_env){ .ops = &crf_ops, .ctx = p };
-	crem_crf_param_init(&p->crf, &initial);
 	up.param_update = (struct crem_wire_param_update){
 		.config_id = 2, .scheme = CREM_FEC_CAUCHY_RS, .k = 32, .m = 4,
 		.symbol_len = 1100,
 	};
 	KUNIT_EXPECT_EQ(test, crem_crf_param_update(&p->crf, &p->crf_env, p, &up,
-						    &limits), CREM_PARAM_ACCEPTED);
+						    &p->crf_limits), CREM_PARAM_ACCEPTED);
 	/* Both acknowledged; the old one stays while a block uses it. */
-	crem_crf_param_release(&p->crf, config_open, &still_open);
+	crem_crf_param_release(&p->crf, configs_open, &still_open);
 	KUNIT_EXPECT_NOT_NULL(test, crem_crf_param_find(&p->crf, 1));
 	KUNIT_EXPECT_NOT_NULL(test, crem_crf_param_find(&p->crf, 2));
 	still_open = 0;
-	crem_crf_param_release(&p->crf, config_open, &still_open);
+	crem_crf_param_release(&p->crf, configs_open, &still_open);
 	KUNIT_EXPECT_NULL(test, crem_crf_param_find(&p->crf, 1));
 	KUNIT_EXPECT_NOT_NULL(test, crem_crf_param_find(&p->crf, 2));
 	up.param_update.scheme = 9;
 	KUNIT_EXPECT_EQ(test, crem_crf_param_update(&p->crf, &p->crf_env, p, &up,
-						    &limits),
+						    &p->crf_limits),
 			CREM_PARAM_UNSUPPORTED_SCHEME);
 	crem_sim_free(&p->sim);
 }
@@ -386,14 +399,6 @@ static unsigned int hold_k_of(const struct crem_crf_param *p)
 	return k;
 }
 
-/* Blocks still open: of every configuration (256), of one id, or none. */
-static bool configs_open(void *ctx, u8 id)
-{
-	int open = *(int *)ctx;
-
-	return open == 256 || open == id;
-}
-
 /*
  * The CRF keeps that k as it changes (param.c, note_hold_k()): through
  * smaller and larger k, a retransmitted update, refusals, every slot
@@ -405,20 +410,13 @@ static void crf_hold_k_follows_the_kept(struct kunit *test)
 		.id = 250, .scheme = CREM_FEC_CAUCHY_RS, .k = 32, .m = 2,
 		.symbol_len = 1100,
 	};
-	static const struct crem_limits limits = {
-		.schemes = 0x7, .max_k = 64, .max_m = 8, .max_t = 9000,
-	};
 	static const u8 ks[] = { 8, 8, 64, 16, 4, 40, 12, 2, 30, 6, 50, 20 };
-	struct param_pair *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct param_pair *p = crf_alone(test, &initial);
 	struct crem_msg up = { .type = CREM_MSG_PARAM_UPDATE };
 	unsigned int i, refused = 0;
 	u8 id = initial.id;
 	int open;
 
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	crem_sim_init(&p->sim);
-	p->crf_env = (struct crem_env){ .ops = &crf_ops, .ctx = p };
-	crem_crf_param_init(&p->crf, &initial);
 	KUNIT_EXPECT_EQ(test, p->crf.hold_k, 32);
 	for (i = 0; i < ARRAY_SIZE(ks); i++) {
 		/* ks[1] repeats ks[0]'s update: a retransmission. */
@@ -429,12 +427,12 @@ static void crf_hold_k_follows_the_kept(struct kunit *test)
 			.k = ks[i], .m = 1, .symbol_len = 1100,
 		};
 		refused += crem_crf_param_update(&p->crf, &p->crf_env, p, &up,
-						 &limits) ==
+						 &p->crf_limits) ==
 			   CREM_PARAM_RESOURCES_EXHAUSTED;
 		KUNIT_EXPECT_EQ(test, p->crf.hold_k, hold_k_of(&p->crf));
 		/* A refusal in between changes nothing either. */
 		up.param_update.scheme = 9;
-		crem_crf_param_update(&p->crf, &p->crf_env, p, &up, &limits);
+		crem_crf_param_update(&p->crf, &p->crf_env, p, &up, &p->crf_limits);
 		KUNIT_EXPECT_EQ(test, p->crf.hold_k, hold_k_of(&p->crf));
 		/*
 		 * Every block stays open until the slots are all taken; then
