@@ -744,6 +744,19 @@ static bool hold(struct crem_crf *crf, u32 psn, void *handle, u64 t)
 }
 
 /*
+ * Give up ordering up to @upto: every held packet up to it goes on, in PSN
+ * order, and the gaps before it are left to whatever fills them later.
+ */
+static void give_up_to(struct crem_crf *crf, u32 upto)
+{
+	while (crf->nheld && !crem_psn_after(crf->held[0].psn, upto))
+		release_held(crf, 0);
+	if (crem_psn_after(crem_psn_add(upto, 1), crf->next_deliver))
+		crf->next_deliver = crem_psn_add(upto, 1);
+	advance(crf);
+}
+
+/*
  * H passed for the packet that has waited longest: release, in PSN order,
  * every held packet up to it, and give up ordering the gap before it.
  */
@@ -751,7 +764,6 @@ static void hold_expired(struct crem_crf *crf, u64 t)
 {
 	unsigned int i, oldest = 0;
 	u64 hold = hold_ns(crf);
-	u32 upto;
 
 	while (crf->nheld) {
 		for (i = 1; i < crf->nheld; i++)
@@ -760,29 +772,104 @@ static void hold_expired(struct crem_crf *crf, u64 t)
 				oldest = i;
 		if (crf->held[oldest].arrival_ns + hold > t)
 			return;
-		upto = crf->held[oldest].psn;
 		crf->stats.v[CREM_FS_HOLD_EXPIRED]++;
-		while (crf->nheld && !crem_psn_after(crf->held[0].psn, upto))
-			release_held(crf, 0);
-		if (crem_psn_after(crem_psn_add(upto, 1), crf->next_deliver))
-			crf->next_deliver = crem_psn_add(upto, 1);
-		advance(crf);
+		give_up_to(crf, crf->held[oldest].psn);
 		oldest = 0;
 	}
 }
 
 void crem_crf_release_held(struct crem_crf *crf)
 {
-	u32 upto;
+	if (crf->nheld)
+		give_up_to(crf, crf->held[crf->nheld - 1].psn);
+}
 
-	if (!crf->nheld)
-		return;
-	upto = crf->held[crf->nheld - 1].psn;
-	while (crf->nheld)
-		release_held(crf, 0);
-	if (crem_psn_after(crem_psn_add(upto, 1), crf->next_deliver))
-		crf->next_deliver = crem_psn_add(upto, 1);
-	advance(crf);
+/* Missed, and nothing has come for it yet. */
+static bool pos_missing(const struct crem_crf_pos *q, u32 psn)
+{
+	return q->psn == psn && q->state == CREM_POS_EMPTY && q->gap;
+}
+
+/*
+ * Is a gap before the frontier wider than its block's repairs can fill?
+ * Then nothing fills it within H: only a coded retransmission, a round
+ * trip away, or the RDMA transport's own resend.  Holding the packets
+ * behind it would only hold back the RDMA receiver's NAK by H, and the
+ * go-back-N behind that NAK comes anyway (never harm).
+ *
+ * A block whose REPAIR has come is known: more of its coded sources are
+ * missing than its m, and than the symbols it has.  A block not yet heard
+ * of may end anywhere in a run of missed positions, but a run longer than
+ * 2m leaves more than m in one block of a full-size pair or lies over a
+ * whole one.  (Blocks of fewer than m + 1 positions, closed early on a slow
+ * flow, could each be filled: such a run is then given up too soon, which
+ * costs what crem off costs, never more.)  Cost: one pass over the gap's
+ * positions and the open slots, once per new gap or REPAIR while holding.
+ */
+static bool gap_beyond_repairs(struct crem_crf *crf)
+{
+	unsigned int i, seen = 0, max_m = 0, run = 0;
+	u32 p, from = crf->next_deliver;
+
+	if (!crf->have_frontier ||
+	    !crem_psn_before(crf->next_deliver, crf->frontier))
+		return false;
+	for (i = 0; i < crf->cfg.max_open_blocks && seen < crf->nopen; i++) {
+		struct crem_crf_slot *s = &crf->slots[i];
+		unsigned int j, missing = 0;
+
+		if (s->state != CREM_SLOT_OPEN)
+			continue;
+		seen++;
+		if (s->busy)	/* out being decoded: it had enough */
+			continue;
+		crem_set_for_each(j, &s->present) {
+			p = crem_psn_add(s->start, j);
+			if (!crem_psn_before(p, crf->frontier))
+				break;
+			if (!crem_psn_before(p, from) &&
+			    pos_missing(pos_of(crf, p), p))
+				missing++;
+		}
+		if (missing > s->m &&
+		    missing > (s->block ? s->block->nr_repairs : 0u))
+			return true;
+	}
+	for (i = 0; i < CREM_CRF_CONFIGS; i++)
+		if (crf->param.valid[i] && crf->param.config[i].m > max_m)
+			max_m = crf->param.config[i].m;
+	/* Positions older than the window are not visited (move_frontier()). */
+	if (crem_psn_diff(crf->frontier, from) > (s32)crf->window)
+		from = crem_psn_add(crf->frontier, -(s32)crf->window);
+	for (p = from; crem_psn_before(p, crf->frontier); p = crem_psn_add(p, 1)) {
+		const struct crem_crf_pos *q = pos_of(crf, p);
+
+		if (!pos_missing(q, p) || (q->fate & FATE_BLOCK))
+			run = 0;
+		else if (++run > 2 * max_m)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Before holding a packet after new gaps: is one of them beyond its
+ * repairs?  Then give up ordering up to @psn and the packets held.
+ */
+static bool hold_past_repairs(struct crem_crf *crf, u32 psn)
+{
+	u32 upto = psn;
+
+	if (!crf->gaps_unjudged)
+		return false;
+	crf->gaps_unjudged = false;
+	if (!gap_beyond_repairs(crf))
+		return false;
+	crf->stats.v[CREM_FS_HOLD_BEYOND_REPAIRS]++;
+	if (crf->nheld && crem_psn_after(crf->held[crf->nheld - 1].psn, upto))
+		upto = crf->held[crf->nheld - 1].psn;
+	give_up_to(crf, upto);
+	return true;
 }
 
 static void arm_flow(struct crem_crf *crf);
@@ -1896,6 +1983,7 @@ static void move_frontier(struct crem_crf *crf, u32 psn, u32 span, u64 t)
 		q->missing_ns = t;
 		q->fate |= FATE_MISSED | unprotected |
 			   (open_block_of(crf, p) ? FATE_BLOCK : 0);
+		crf->gaps_unjudged = true;
 		report_unsettled(crf, t);
 		if (t + gap_wait(crf) < crf->gap_due_ns) {
 			crf->gap_due_ns = t + gap_wait(crf);
@@ -2136,7 +2224,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	}
 	in_order = !crem_psn_after(psn, crf->next_deliver);
 	if (in_order || !hold_time || !handle || !repairs_may_fill(crf) ||
-	    !hold(crf, psn, handle, t)) {
+	    hold_past_repairs(crf, psn) || !hold(crf, psn, handle, t)) {
 		passed(crf, psn);
 		advance(crf);
 		return CREM_CRF_PASS;
@@ -2441,6 +2529,11 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		if (!reserve_or_close(crf))
 			return 0;
 		err = repair(crf, msg, ce);
+		/* Its block may show a gap its repairs cannot fill. */
+		if (crf->nheld && crf->state == CREM_CRF_ACTIVE) {
+			crf->gaps_unjudged = true;
+			hold_past_repairs(crf, crf->held[crf->nheld - 1].psn);
+		}
 		break;
 	case CREM_MSG_CLOSE:
 		crf->stats.v[CREM_FS_CLOSES_RECEIVED]++;

@@ -166,6 +166,8 @@ struct crem_crf {
 	bool have_frontier;
 	u32 next_deliver;		/* in-order point for the hold queue */
 	bool have_next;
+	/* a gap was missed since gap_beyond_repairs() last looked (crf.c) */
+	bool gaps_unjudged;
 	u32 passed_hi;			/* the highest PSN gone on to RDMA */
 	bool have_passed;
 	/* resends (crf.c, "Resends") */

@@ -151,6 +151,7 @@ static const char *const crem_flow_stat_names[] = {
 	[CREM_FS_HOLD_EXPIRED] = "hold_expired",
 	[CREM_FS_HOLD_FULL] = "hold_full",
 	[CREM_FS_HOLD_LATE] = "hold_late",
+	[CREM_FS_HOLD_BEYOND_REPAIRS] = "hold_beyond_repairs",
 	[CREM_FS_LOSS_REPORTS_SENT] = "loss_reports_sent",
 	[CREM_FS_LOSS_REPORTS_RECEIVED] = "loss_reports_received",
 	[CREM_FS_MSGS_SENT] = "msgs_sent",

@@ -1378,6 +1378,84 @@ static void hold_time(struct kunit *test)
 	end_pair(test, p);
 }
 
+/* When @psn went on to the RDMA receiver, and how long after it came. */
+static u64 wait_of(struct crem_pair *p, u32 psn)
+{
+	size_t n;
+
+	for (n = 0; n < p->nrx; n++)
+		if (p->rx[n].psn == psn && !p->rx[n].restored)
+			return p->rx[n].at_ns -
+			       (crem_pair_rec(p, psn)->sent_ns + 5 * MS);
+	return ~0ull;
+}
+
+/*
+ * A gap wider than its block's repairs: nothing fills it within H, so the
+ * packets after it go on at once rather than after H (holding them would
+ * only hold back the RDMA receiver's NAK, never harm).  m = 2, H = 2 ms,
+ * after a clean block that shows the repairs flow:
+ * - k 4, offsets 4 to 8 lost with the REPAIRs of the block at 4: a run of
+ *   five, more than 2m, known without any REPAIR;
+ * - k 8, offsets 9 to 11 lost: three of one block, known from its REPAIR;
+ * - k 8, offsets 9 and 10 lost: as many as its repairs; held, and restored
+ *   in order.
+ */
+static void gap_past_repairs_not_held(struct kunit *test)
+{
+	static const struct {
+		u8 k;
+		u64 mask;
+		u32 after;		/* the first source after the gap */
+		bool beyond;
+	} cases[] = {
+		{ 4, 0x1f0, 9, true },
+		{ 8, 0xe00, 12, true },
+		{ 8, 0x600, 11, false },
+	};
+	struct crem_pair_params par;
+	struct hold_case h;
+	struct crem_pair *p;
+	unsigned int c;
+
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		crem_pair_params_default(&par);
+		par.csf_cfg.k = cases[c].k;
+		par.crf_cfg.k = cases[c].k;
+		par.crf_cfg.hold_ns = 2 * MS;
+		p = new_pair(test, &par);
+		send_writes(p, cases[c].k, 400);
+		crem_pair_run(p, p->sim.now_ns + 30 * MS);
+		KUNIT_ASSERT_EQ(test, p->nrx, cases[c].k);
+		h = (struct hold_case){ .d.mask = cases[c].mask };
+		h.d.base = p->next_psn - cases[c].k;
+		h.block2 = c ? ~0u : h.d.base + 4;
+		p->user = &h;
+		p->drop_data = drop_mask;
+		p->drop_msg = drop_block2_repairs;
+		send_writes(p, 16, 400);
+		crem_pair_run(p, p->sim.now_ns + 300 * MS);
+
+		KUNIT_EXPECT_EQ(test, p->delivered, cases[c].k + 16);
+		KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
+		if (cases[c].beyond) {
+			/* At once, or as the block's REPAIR shows it. */
+			KUNIT_EXPECT_LT(test,
+					wait_of(p, h.d.base + cases[c].after),
+					100 * US);
+			KUNIT_EXPECT_EQ(test, crf_stat(p,
+				CREM_FS_HOLD_BEYOND_REPAIRS), 1);
+		} else {
+			KUNIT_EXPECT_EQ(test, p->restored, 2);
+			KUNIT_EXPECT_EQ(test, crf_stat(p,
+				CREM_FS_RESTORED_LATE), 0);
+			KUNIT_EXPECT_EQ(test, crf_stat(p,
+				CREM_FS_HOLD_BEYOND_REPAIRS), 0);
+		}
+		end_pair(test, p);
+	}
+}
+
 /* First sends of @d's mask, and second sends of resend_mask, are lost. */
 struct resend_case {
 	struct hold_case h;
@@ -3104,6 +3182,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(psn_wrap),
 	KUNIT_CASE(forged_repair),
 	KUNIT_CASE(hold_time),
+	KUNIT_CASE(gap_past_repairs_not_held),
 	KUNIT_CASE(go_back_n_resend_gets_copies),
 	KUNIT_CASE(go_back_n_nak_gets_copies),
 	KUNIT_CASE(selective_resend_gets_no_copies),
