@@ -790,6 +790,8 @@ static bool pos_missing(const struct crem_crf_pos *q, u32 psn)
 	return q->psn == psn && q->state == CREM_POS_EMPTY && q->gap;
 }
 
+static u64 retry_ns(const struct crem_crf *crf);
+
 /*
  * Is a gap before the frontier wider than its block's repairs can fill?
  * Then nothing fills it within H: only a coded retransmission, a round
@@ -797,77 +799,76 @@ static bool pos_missing(const struct crem_crf_pos *q, u32 psn)
  * behind it would only hold back the RDMA receiver's NAK by H, and the
  * go-back-N behind that NAK comes anyway (never harm).
  *
- * A block whose REPAIR has come is known: more of its coded sources are
- * missing than its m, and than the symbols it has.  A block not yet heard
- * of may end anywhere in a run of missed positions, but a run longer than
- * 2m leaves more than m in one block of a full-size pair or lies over a
- * whole one.  (Blocks of fewer than m + 1 positions, closed early on a slow
- * flow, could each be filled: such a run is then given up too soon, which
- * costs what crem off costs, never more.)  Cost: one pass over the gap's
- * positions and the open slots, once per new gap or REPAIR while holding.
+ * Only a block a REPAIR has named is judged: more of its coded sources are
+ * missing than its m and than the symbols it has.  A run of missed
+ * positions no REPAIR has named says nothing certain: a lost READ request
+ * leaves its responses' span missed, blocks close early, m may exceed k.
+ * Nor is anything judged when H is as long as a coded round trip (a fixed
+ * H): the answer may then come in time.  Cost: the open slots, and the
+ * positions of those within the gap, once per new gap or REPAIR while
+ * holding.
+ *
+ * Return: true, with @upto set to the last missing PSN of the furthest
+ * such block.
  */
-static bool gap_beyond_repairs(struct crem_crf *crf)
+static bool gap_beyond_repairs(struct crem_crf *crf, u32 *upto)
 {
-	unsigned int i, seen = 0, max_m = 0, run = 0;
-	u32 p, from = crf->next_deliver;
+	unsigned int i, seen = 0;
+	bool beyond = false;
+	u32 from = crf->next_deliver;
 
-	if (!crf->have_frontier ||
-	    !crem_psn_before(crf->next_deliver, crf->frontier))
+	if (!crf->have_frontier || !crem_psn_before(from, crf->frontier) ||
+	    hold_ns(crf) >= retry_ns(crf))
 		return false;
 	for (i = 0; i < crf->cfg.max_open_blocks && seen < crf->nopen; i++) {
 		struct crem_crf_slot *s = &crf->slots[i];
 		unsigned int j, missing = 0;
+		u32 p, last = 0;
 
 		if (s->state != CREM_SLOT_OPEN)
 			continue;
 		seen++;
-		if (s->busy)	/* out being decoded: it had enough */
+		/* Out being decoded (it had enough), or outside the gap. */
+		if (s->busy ||
+		    !crem_psn_after(crem_psn_add(s->start, s->k), from) ||
+		    !crem_psn_before(s->start, crf->frontier))
 			continue;
 		crem_set_for_each(j, &s->present) {
 			p = crem_psn_add(s->start, j);
 			if (!crem_psn_before(p, crf->frontier))
 				break;
-			if (!crem_psn_before(p, from) &&
-			    pos_missing(pos_of(crf, p), p))
+			if (crem_psn_before(p, from))
+				continue;
+			if (pos_missing(pos_of(crf, p), p)) {
 				missing++;
+				last = p;
+			}
 		}
-		if (missing > s->m &&
-		    missing > (s->block ? s->block->nr_repairs : 0u))
-			return true;
+		if (missing <= s->m ||
+		    missing <= (s->block ? s->block->nr_repairs : 0u))
+			continue;
+		if (!beyond || crem_psn_after(last, *upto))
+			*upto = last;
+		beyond = true;
 	}
-	for (i = 0; i < CREM_CRF_CONFIGS; i++)
-		if (crf->param.valid[i] && crf->param.config[i].m > max_m)
-			max_m = crf->param.config[i].m;
-	/* Positions older than the window are not visited (move_frontier()). */
-	if (crem_psn_diff(crf->frontier, from) > (s32)crf->window)
-		from = crem_psn_add(crf->frontier, -(s32)crf->window);
-	for (p = from; crem_psn_before(p, crf->frontier); p = crem_psn_add(p, 1)) {
-		const struct crem_crf_pos *q = pos_of(crf, p);
-
-		if (!pos_missing(q, p) || (q->fate & FATE_BLOCK))
-			run = 0;
-		else if (++run > 2 * max_m)
-			return true;
-	}
-	return false;
+	return beyond;
 }
 
 /*
- * Before holding a packet after new gaps: is one of them beyond its
- * repairs?  Then give up ordering up to @psn and the packets held.
+ * Before holding a packet after new gaps (or, with @force, after a
+ * REPAIR): is a gap beyond its repairs?  Then give up ordering through
+ * it; gaps after it, which their repairs may fill, still hold.
  */
-static bool hold_past_repairs(struct crem_crf *crf, u32 psn)
+static bool hold_past_repairs(struct crem_crf *crf, bool force)
 {
-	u32 upto = psn;
+	u32 upto;
 
-	if (!crf->gaps_unjudged)
+	if (!crf->gaps_unjudged && !force)
 		return false;
 	crf->gaps_unjudged = false;
-	if (!gap_beyond_repairs(crf))
+	if (!gap_beyond_repairs(crf, &upto))
 		return false;
 	crf->stats.v[CREM_FS_HOLD_BEYOND_REPAIRS]++;
-	if (crf->nheld && crem_psn_after(crf->held[crf->nheld - 1].psn, upto))
-		upto = crf->held[crf->nheld - 1].psn;
 	give_up_to(crf, upto);
 	return true;
 }
@@ -2223,8 +2224,11 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		crf->have_next = true;
 	}
 	in_order = !crem_psn_after(psn, crf->next_deliver);
+	if (!in_order && hold_time && handle && repairs_may_fill(crf) &&
+	    hold_past_repairs(crf, false))
+		in_order = !crem_psn_after(psn, crf->next_deliver);
 	if (in_order || !hold_time || !handle || !repairs_may_fill(crf) ||
-	    hold_past_repairs(crf, psn) || !hold(crf, psn, handle, t)) {
+	    !hold(crf, psn, handle, t)) {
 		passed(crf, psn);
 		advance(crf);
 		return CREM_CRF_PASS;
@@ -2530,10 +2534,8 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 			return 0;
 		err = repair(crf, msg, ce);
 		/* Its block may show a gap its repairs cannot fill. */
-		if (crf->nheld && crf->state == CREM_CRF_ACTIVE) {
-			crf->gaps_unjudged = true;
-			hold_past_repairs(crf, crf->held[crf->nheld - 1].psn);
-		}
+		if (!err && crf->nheld && crf->state == CREM_CRF_ACTIVE)
+			hold_past_repairs(crf, true);
 		break;
 	case CREM_MSG_CLOSE:
 		crf->stats.v[CREM_FS_CLOSES_RECEIVED]++;

@@ -1378,28 +1378,32 @@ static void hold_time(struct kunit *test)
 	end_pair(test, p);
 }
 
-/* When @psn went on to the RDMA receiver, and how long after it came. */
+/* How long after it came @psn went on to the RDMA receiver, unrestored. */
 static u64 wait_of(struct crem_pair *p, u32 psn)
 {
 	size_t n;
 
 	for (n = 0; n < p->nrx; n++)
 		if (p->rx[n].psn == psn && !p->rx[n].restored)
-			return p->rx[n].at_ns -
-			       (crem_pair_rec(p, psn)->sent_ns + 5 * MS);
+			return p->rx[n].at_ns - p->par.data.delay_ns -
+			       crem_pair_rec(p, psn)->sent_ns;
 	return ~0ull;
 }
 
 /*
  * A gap wider than its block's repairs: nothing fills it within H, so the
- * packets after it go on at once rather than after H (holding them would
- * only hold back the RDMA receiver's NAK, never harm).  m = 2, H = 2 ms,
- * after a clean block that shows the repairs flow:
- * - k 4, offsets 4 to 8 lost with the REPAIRs of the block at 4: a run of
- *   five, more than 2m, known without any REPAIR;
- * - k 8, offsets 9 to 11 lost: three of one block, known from its REPAIR;
+ * packets after it go on as soon as its block's REPAIR shows that, rather
+ * than after H (holding them would only hold back the RDMA receiver's NAK;
+ * never harm).  m = 2, H = 2 ms, after a clean block that shows the
+ * repairs flow; 16 more sources, in blocks of k from offset k:
+ * - k 8, offsets 9 to 11 lost: three of one block, known from its REPAIR:
+ *   its successors go at once, in PSN order, and the three are still
+ *   asked for;
  * - k 8, offsets 9 and 10 lost: as many as its repairs; held, and restored
- *   in order.
+ *   in order;
+ * - k 4, offsets 4 to 8 lost with the REPAIRs of the block at 4: a run of
+ *   five, more than 2m, that no REPAIR names (it could be a lost READ
+ *   request's span): held for H, as before.
  */
 static void gap_past_repairs_not_held(struct kunit *test)
 {
@@ -1407,16 +1411,18 @@ static void gap_past_repairs_not_held(struct kunit *test)
 		u8 k;
 		u64 mask;
 		u32 after;		/* the first source after the gap */
+		bool named;		/* block2's REPAIRs come */
 		bool beyond;
 	} cases[] = {
-		{ 4, 0x1f0, 9, true },
-		{ 8, 0xe00, 12, true },
-		{ 8, 0x600, 11, false },
+		{ 8, 0xe00, 12, true, true },
+		{ 8, 0x600, 11, true, false },
+		{ 4, 0x1f0, 9, false, false },
 	};
 	struct crem_pair_params par;
 	struct hold_case h;
 	struct crem_pair *p;
 	unsigned int c;
+	size_t n;
 
 	for (c = 0; c < ARRAY_SIZE(cases); c++) {
 		crem_pair_params_default(&par);
@@ -1429,7 +1435,7 @@ static void gap_past_repairs_not_held(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, p->nrx, cases[c].k);
 		h = (struct hold_case){ .d.mask = cases[c].mask };
 		h.d.base = p->next_psn - cases[c].k;
-		h.block2 = c ? ~0u : h.d.base + 4;
+		h.block2 = cases[c].named ? ~0u : h.d.base + cases[c].k;
 		p->user = &h;
 		p->drop_data = drop_mask;
 		p->drop_msg = drop_block2_repairs;
@@ -1437,20 +1443,34 @@ static void gap_past_repairs_not_held(struct kunit *test)
 		crem_pair_run(p, p->sim.now_ns + 300 * MS);
 
 		KUNIT_EXPECT_EQ(test, p->delivered, cases[c].k + 16);
-		KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_HOLD_EXPIRED), 0);
 		if (cases[c].beyond) {
-			/* At once, or as the block's REPAIR shows it. */
 			KUNIT_EXPECT_LT(test,
 					wait_of(p, h.d.base + cases[c].after),
 					100 * US);
 			KUNIT_EXPECT_EQ(test, crf_stat(p,
 				CREM_FS_HOLD_BEYOND_REPAIRS), 1);
+			KUNIT_EXPECT_EQ(test, crf_stat(p,
+				CREM_FS_HOLD_EXPIRED), 0);
+			/* The unrestored go in PSN order; the gap is asked. */
+			for (n = cases[c].k; n + 1 < p->nrx; n++)
+				if (!p->rx[n].restored && !p->rx[n + 1].restored)
+					KUNIT_EXPECT_TRUE(test, crem_psn_before(
+						p->rx[n].psn, p->rx[n + 1].psn));
+			KUNIT_EXPECT_GE(test, crf_stat(p,
+				CREM_FS_REQUESTS_SENT), 1);
+			KUNIT_EXPECT_EQ(test, crf_stat(p,
+				CREM_FS_RESTORED_LATE), 3);
 		} else {
+			KUNIT_EXPECT_EQ(test, crf_stat(p,
+				CREM_FS_HOLD_BEYOND_REPAIRS), 0);
+			KUNIT_EXPECT_GE(test, wait_of(p, h.d.base +
+						      cases[c].after),
+					cases[c].named ? 0 : 2 * MS);
+		}
+		if (cases[c].named && !cases[c].beyond) {
 			KUNIT_EXPECT_EQ(test, p->restored, 2);
 			KUNIT_EXPECT_EQ(test, crf_stat(p,
 				CREM_FS_RESTORED_LATE), 0);
-			KUNIT_EXPECT_EQ(test, crf_stat(p,
-				CREM_FS_HOLD_BEYOND_REPAIRS), 0);
 		}
 		end_pair(test, p);
 	}
