@@ -775,6 +775,18 @@ bool crem_csf_path_estimate(const struct crem_csf *csf,
 	       crem_policy_estimate(&csf->policy, est);
 }
 
+/*
+ * The CPU time one repair index of a k-source block costs to code: k
+ * symbols into one more row, at the measured speed (two rows a pass).
+ */
+static u64 repair_price_ns(const struct crem_csf *csf, unsigned int k)
+{
+	if (!csf->cfg.coder_mbs)
+		return 0;
+	return crem_div64((u64)k * csf->symbol_len * 1000,
+			  2 * (u64)csf->cfg.coder_mbs);
+}
+
 static void hello_acked(struct crem_csf *csf)
 {
 	const struct crem_limits *e = &csf->hello.effective;
@@ -801,6 +813,7 @@ static void hello_acked(struct crem_csf *csf)
 		.epsilon = CREM_PPM(csf->cfg.epsilon_ppm),
 		.srtt_ns = csf->srtt_ns,
 	};
+	pp.repair_price_ns = repair_price_ns(csf, pp.k);
 	crem_policy_init(&csf->policy, &pp, csf->cfg.adaptive ? 0 : csf->cfg.m);
 	if (csf->cfg.adaptive && csf->have_prior)
 		crem_policy_seed(&csf->policy, &csf->prior);
@@ -1222,6 +1235,7 @@ static void loss_report(struct crem_csf *csf, const struct crem_msg *msg)
 	pol->par.srtt_ns = csf->srtt_ns;
 	/* m is chosen for the k the next configuration will have. */
 	pol->par.k = paced_k(csf);
+	pol->par.repair_price_ns = repair_price_ns(csf, pol->par.k);
 	sent = repairs_sent_by(csf, t > csf->srtt_ns ? t - csf->srtt_ns : 0);
 	if (sent < csf->rep_reported)
 		sent = csf->rep_reported;

@@ -24,6 +24,13 @@ struct crem_engine_config {
 	bool adaptive;		/* m follows the redundancy policy */
 	u8 m_cong;		/* RECOMMENDED 1 */
 	u32 epsilon_ppm;	/* RECOMMENDED 100 (1e-4) */
+	/*
+	 * A coder speed, crem_gf_measure()'s MB/s (source bytes into two
+	 * rows), at which the policy prices each repair's coding
+	 * (crem_policy_priced_m()).  0, the default: coding is taken to
+	 * cost nothing, and m is the draft's.
+	 */
+	u32 coder_mbs;
 	/* CRF (and the CSF's block timing, which must beat H) */
 	bool auto_timing;	/* H, allowance and k per flow (engine.rst) */
 	u64 hold_ns;		/* fixed H; 0 holds nothing */

@@ -38,31 +38,78 @@ static u64 fraction(u64 num, u64 den)
 	return crem_div64(num << 31, den);
 }
 
+/* P(X > m) for X ~ Binomial(k + m, p), Q31, for 0 < p < 1/2. */
+static u64 tail_q31(u64 p, unsigned int k, unsigned int m)
+{
+	u64 q = CREM_Q31 - p, r = crem_div64(p << 31, q);	/* p / q < 1 */
+	unsigned int n = k + m, i;
+	u64 term, below;
+
+	/* P(X <= m), term by term. */
+	term = pow_q31(q, n);
+	below = term;
+	for (i = 0; i < m; i++) {
+		term = crem_div64(mul_q31(term, r) * (n - i), i + 1);
+		below += term;
+	}
+	return below >= CREM_Q31 ? 0 : CREM_Q31 - below;
+}
+
 u8 crem_policy_target_m(u64 p, unsigned int k, unsigned int max_m,
 			u64 epsilon)
 {
-	unsigned int m, n, i;
-	u64 q, r, term, below;
+	unsigned int m;
 
 	if (!p)
 		return 0;
 	if (p >= CREM_Q31 / 2)
 		return max_m;
-	q = CREM_Q31 - p;
-	r = crem_div64(p << 31, q);		/* p / q, below 1 */
-	for (m = 0; m <= max_m; m++) {
-		n = k + m;
-		/* P(X <= m) for X ~ Binomial(n, p), term by term. */
-		term = pow_q31(q, n);
-		below = term;
-		for (i = 0; i < m; i++) {
-			term = crem_div64(mul_q31(term, r) * (n - i), i + 1);
-			below += term;
-		}
-		if (below > CREM_Q31 || CREM_Q31 - below < epsilon)
+	for (m = 0; m <= max_m; m++)
+		if (tail_q31(p, k, m) < epsilon)
 			return m;
-	}
 	return max_m;
+}
+
+u8 crem_policy_priced_m(u64 p, unsigned int k, unsigned int max_m,
+			u64 price_ns, u64 failure_ns)
+{
+	unsigned int m;
+
+	if (!price_ns || p >= CREM_Q31 / 2)
+		return max_m;
+	if (!p)
+		return 0;
+	if (failure_ns > CREM_FAILURE_MAX_NS)
+		failure_ns = CREM_FAILURE_MAX_NS;
+	for (m = 0; m < max_m; m++)
+		if (mul_q31(tail_q31(p, k, m), failure_ns) <= price_ns)
+			return m;
+	return max_m;
+}
+
+/*
+ * What a block its repairs cannot restore costs the flow: the round trip
+ * of the request or NAK and its answer, and under go-back-N a window, a
+ * round trip's worth of packets, sent again.  At most a second, which
+ * also keeps the Q31 product in range.
+ */
+static u64 block_failure_ns(const struct crem_policy *pol)
+{
+	u64 f = 2 * pol->par.srtt_ns;
+
+	return f < CREM_FAILURE_MAX_NS ? f : CREM_FAILURE_MAX_NS;
+}
+
+/* The m the loss rate @p needs, and is worth its price. */
+static u8 needed_m(const struct crem_policy *pol, u64 p)
+{
+	u8 m = crem_policy_target_m(p, pol->par.k, pol->par.max_m,
+				    pol->par.epsilon);
+	u8 priced = crem_policy_priced_m(p, pol->par.k, pol->par.max_m,
+					 pol->par.repair_price_ns,
+					 block_failure_ns(pol));
+
+	return m < priced ? m : priced;
 }
 
 void crem_policy_init(struct crem_policy *pol,
@@ -95,8 +142,7 @@ void crem_policy_seed(struct crem_policy *pol,
 
 	if (est->held_back)
 		return;
-	m = crem_policy_target_m(est->p, pol->par.k, pol->par.max_m,
-				 pol->par.epsilon);
+	m = needed_m(pol, est->p);
 	if (m > est->m)
 		m = est->m;
 	pol->p = est->p;
@@ -302,16 +348,13 @@ void crem_policy_loss_report(struct crem_policy *pol,
 	}
 	pol->acc_rep_ce = 0;
 
-	target = crem_policy_target_m(pol->p, pol->par.k, pol->par.max_m,
-				      pol->par.epsilon);
+	target = needed_m(pol, pol->p);
 	/*
 	 * Less redundancy only when even twice the loss rate would not need
 	 * the current m: p hovers near the boundary between two m, and every
 	 * change costs a PARAM_UPDATE and a configuration at the CRF.
 	 */
-	if (target < pol->m &&
-	    crem_policy_target_m(2 * pol->p, pol->par.k, pol->par.max_m,
-				 pol->par.epsilon) >= pol->m)
+	if (target < pol->m && needed_m(pol, 2 * pol->p) >= pol->m)
 		target = pol->m;
 	if (pol->congestion && target > pol->par.m_cong)
 		target = pol->par.m_cong;

@@ -52,6 +52,7 @@
 #define CREM_REPAIR_WINDOW_NS	1000000000ull	/* 1 s */
 /* Trouble lowers m by one at most this often: zero after a second. */
 #define CREM_REPAIR_STEP_NS	250000000ull	/* 250 ms */
+#define CREM_FAILURE_MAX_NS	1000000000ull	/* 1 s */
 
 struct crem_policy_params {
 	u8 k;
@@ -59,6 +60,8 @@ struct crem_policy_params {
 	u8 m_cong;		/* RECOMMENDED 1 */
 	u64 epsilon;		/* Q31; RECOMMENDED 1e-4 */
 	u64 srtt_ns;
+	/* CPU time one repair index of a block costs; 0: free (policy.c) */
+	u64 repair_price_ns;
 };
 
 struct crem_policy {
@@ -126,6 +129,35 @@ bool crem_policy_estimate(const struct crem_policy *pol,
 /* The smallest m with P(more than m of k + m lost) < epsilon at rate p. */
 u8 crem_policy_target_m(u64 p, unsigned int k, unsigned int max_m,
 			u64 epsilon);
+
+/**
+ * crem_policy_priced_m() - the m worth its price in CPU time
+ * @p: loss rate, Q31
+ * @k: sources a block
+ * @max_m: the largest m allowed
+ * @price_ns: CPU time to code one repair index of a block; 0: free
+ * @failure_ns: what a block its repairs cannot restore costs the flow
+ *	(the policy takes two SRTTs: policy.c, block_failure_ns()), at most
+ *	CREM_FAILURE_MAX_NS
+ *
+ * Each repair index costs its coding on the packet path, time a
+ * CPU-bound RDMA host (soft-RoCE; a gateway at line rate) then does not
+ * spend moving data.  Another is worth it while the failures still to
+ * prevent cost more: m is the smallest whose remaining failures, P(more
+ * than m of k + m lost) * @failure_ns under independent losses at @p, cost
+ * no more than one more repair index.  (Not the m of least total cost:
+ * where no m within @max_m cuts the failures much, that minimum can lie at
+ * 0, which would drop the repairs a lossy path needs most.)  This departs
+ * from the draft's RECOMMENDED policy (the epsilon target of
+ * crem_policy_target_m()), which the draft leaves local to the CSF: given
+ * a price (the engine configuration's coder_mbs; none by default), the
+ * policy takes the lower of the two.
+ *
+ * Return: that m; @max_m if coding is free, @p is 1/2 or more, or no m
+ * below @max_m is cheap enough; 0 if @p is 0.
+ */
+u8 crem_policy_priced_m(u64 p, unsigned int k, unsigned int max_m,
+			u64 price_ns, u64 failure_ns);
 
 /*
  * A LOSS_REPORT from the CRF at @now_ns, with @repairs_sent REPAIR

@@ -6,6 +6,8 @@
 #define DOT_SECTION_BYTES (64 * 1024)
 
 static enum crem_simd_isa crem_gf_active = CREM_SIMD_SCALAR;
+/* Its speed as crem_gf_select_fastest() measured it; 0: not measured. */
+static u32 crem_gf_active_mbs;
 
 static const char *const isa_names[CREM_SIMD_NR_ISA] = {
 	"scalar", "ssse3", "avx2", "gfni-avx2", "avx512bw", "gfni-avx512",
@@ -29,11 +31,17 @@ enum crem_simd_isa crem_gf_isa(void)
 	return crem_gf_active;
 }
 
+u32 crem_gf_isa_mbs(void)
+{
+	return crem_gf_active_mbs;
+}
+
 int crem_gf_set_isa(enum crem_simd_isa isa)
 {
 	if (!crem_gf_isa_available(isa))
 		return -EOPNOTSUPP;
 	crem_gf_active = isa;
+	crem_gf_active_mbs = 0;
 	return 0;
 }
 
@@ -177,6 +185,7 @@ void crem_gf_select_best(void)
 		if (crem_gf_isa_available(isa) && !CREM_WARN_ON_ONCE(!self_test(isa)))
 			break;
 	crem_gf_active = isa;
+	crem_gf_active_mbs = 0;
 }
 
 u32 crem_gf_measure(enum crem_simd_isa isa, u8 *buf, u64 (*now_ns)(void),
@@ -250,6 +259,7 @@ enum crem_simd_isa crem_gf_select_fastest(u8 *buf, u64 (*now_ns)(void),
 		if (mbs[isa] > mbs[best])
 			best = isa;
 	crem_gf_active = best;
+	crem_gf_active_mbs = mbs[best];
 	return best;
 }
 

@@ -33,6 +33,11 @@ const struct crem_gf_kernels *crem_gf_arch_kernels(enum crem_simd_isa isa);
 const char *crem_gf_isa_name(enum crem_simd_isa isa);
 bool crem_gf_isa_available(enum crem_simd_isa isa);
 enum crem_simd_isa crem_gf_isa(void);
+/*
+ * The speed of the coder in use, as crem_gf_select_fastest() measured it
+ * (crem_gf_measure()'s MB/s), or 0 if it was chosen without measuring.
+ */
+u32 crem_gf_isa_mbs(void);
 int crem_gf_set_isa(enum crem_simd_isa isa);
 /*
  * Choose the best coder this machine offers that agrees with the scalar

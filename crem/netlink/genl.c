@@ -57,7 +57,8 @@ int crem_nl_get_version_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		return -ENOMEM;
 	if (nla_put_string(msg, CREM_A_VERSION, CREM_VERSION) ||
-	    nla_put_string(msg, CREM_A_CODER, crem_gf_isa_name(crem_gf_isa()))) {
+	    nla_put_string(msg, CREM_A_CODER, crem_gf_isa_name(crem_gf_isa())) ||
+	    nla_put_u32(msg, CREM_A_CODER_MEASURED_MBS, crem_gf_isa_mbs())) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

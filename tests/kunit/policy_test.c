@@ -51,6 +51,86 @@ static void policy_target_m_matches_exact_tails(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, crem_policy_target_m(CREM_Q31 / 2, 32, 7, EPS), 7);
 }
 
+/*
+ * The price of redundancy: the smallest m whose remaining failures, P(the
+ * block fails) * 20 ms (two SRTTs of 10 ms), cost no more than one more
+ * repair index, against exact values (Python, fractions).  19.4 us is a
+ * repair index of k = 8 at T = 1090 under the lab's emulated coder (225
+ * MB/s); 77.5 us one of k = 32 there; 1.7 us one of k = 32 at 10 GB/s,
+ * where m is about the epsilon target's
+ * (policy_target_m_matches_exact_tails), less with a 1 ms SRTT.
+ */
+static void policy_priced_m_matches_exact_costs(struct kunit *test)
+{
+	static const struct {
+		u32 ppm;
+		u8 k8_lab, k32_lab, k32_fast, k32_fast_1ms;
+	} table[] = {
+		{ 1000, 1, 1, 2, 1 }, { 5000, 1, 2, 3, 2 },
+		{ 10000, 2, 3, 4, 3 }, { 20000, 2, 4, 6, 4 },
+		{ 50000, 4, 6, 9, 7 }, { 100000, 5, 10, 13, 11 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(table); i++) {
+		u64 p = CREM_PPM(table[i].ppm);
+
+		KUNIT_EXPECT_EQ_MSG(test, crem_policy_priced_m(p, 8, 16, 19378,
+				    20 * MS), table[i].k8_lab, "p = %u ppm",
+				    table[i].ppm);
+		KUNIT_EXPECT_EQ_MSG(test, crem_policy_priced_m(p, 32, 16, 77511,
+				    20 * MS), table[i].k32_lab, "p = %u ppm",
+				    table[i].ppm);
+		KUNIT_EXPECT_EQ_MSG(test, crem_policy_priced_m(p, 32, 16, 1744,
+				    20 * MS), table[i].k32_fast, "p = %u ppm",
+				    table[i].ppm);
+		KUNIT_EXPECT_EQ_MSG(test, crem_policy_priced_m(p, 32, 16, 1744,
+				    2 * MS), table[i].k32_fast_1ms, "p = %u ppm",
+				    table[i].ppm);
+	}
+	/* Free coding leaves m to the epsilon target; no loss needs none. */
+	KUNIT_EXPECT_EQ(test, crem_policy_priced_m(CREM_PPM(50000), 32, 16, 0,
+						   20 * MS), 16);
+	KUNIT_EXPECT_EQ(test, crem_policy_priced_m(0, 32, 16, 19378, 20 * MS),
+			0);
+	/* No cliff: where no m cuts the failures much, all of them. */
+	KUNIT_EXPECT_EQ(test, crem_policy_priced_m(CREM_PPM(200000), 128, 16,
+						   1744, 20 * MS), 16);
+	/* A failure costs at most a second: no wrap for a huge SRTT. */
+	KUNIT_EXPECT_EQ(test, crem_policy_priced_m(CREM_PPM(400000), 32, 16,
+						   1744, ~0ull >> 1),
+			crem_policy_priced_m(CREM_PPM(400000), 32, 16, 1744,
+					     CREM_FAILURE_MAX_NS));
+	KUNIT_EXPECT_GT(test, crem_policy_priced_m(CREM_PPM(400000), 32, 16,
+						   1744, ~0ull >> 1), 0);
+}
+
+/*
+ * A policy with a price takes the lower of the two m, in its hysteresis
+ * too: at 5 % with k = 8 the price makes it 4 where the target is 5.  At
+ * 2 %, twice the loss would need 4 by the target alone, which would keep
+ * m at 4; priced, twice the loss needs less, and m steps down (to 3,
+ * where twice the loss, 4 %, is worth 3).
+ */
+static void policy_pays_for_repairs(struct kunit *test)
+{
+	struct crem_policy_params par = {
+		.k = 8, .max_m = 16, .m_cong = 1, .epsilon = EPS,
+		.srtt_ns = 10 * MS,
+	};
+	struct crem_policy pol;
+
+	crem_policy_init(&pol, &par, 0);
+	feed(&pol, 0, 3 * S, 50000, 0, 0);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 5);
+	par.repair_price_ns = 19378;
+	crem_policy_init(&pol, &par, 0);
+	feed(&pol, 0, 3 * S, 50000, 0, 0);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 4);
+	feed(&pol, 3 * S, 6 * S, 20000, 0, 0);
+	KUNIT_EXPECT_EQ(test, crem_policy_m(&pol), 3);
+}
+
 static const struct crem_policy_params params = {
 	.k = 32, .max_m = 16, .m_cong = 1, .epsilon = EPS, .srtt_ns = 10 * MS,
 };
@@ -288,6 +368,8 @@ static void policy_circuit_breaker_at_the_drafts_times(struct kunit *test)
 
 static struct kunit_case crem_policy_test_cases[] = {
 	KUNIT_CASE(policy_target_m_matches_exact_tails),
+	KUNIT_CASE(policy_priced_m_matches_exact_costs),
+	KUNIT_CASE(policy_pays_for_repairs),
 	KUNIT_CASE(policy_follows_loss_with_hysteresis),
 	KUNIT_CASE(policy_congestion_never_raises_m),
 	KUNIT_CASE(policy_path_report_evidence),

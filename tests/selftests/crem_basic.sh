@@ -12,7 +12,7 @@
 require_tool "$CREMCTL" jq ib_write_bw
 [ -f "$CREM_KO" ] || ktap_skip_all "no crem.ko in the guest image"
 
-ktap_plan 11
+ktap_plan 12
 
 # says NAME STATUS TEXT CMD...: one result, CMD exits with STATUS and
 # prints TEXT (on either stream).
@@ -71,6 +71,23 @@ if [ "$before" -ge 2 ] 2>/dev/null && [ "$after" -eq $((before + 2)) ]; then
 	ktap_ok "ctl_requests counts exactly the requests served ($before -> $after)"
 else
 	ktap_fail "ctl_requests counts exactly the requests served ($before -> $after)"
+fi
+
+# show reports the measured speed; the policy prices repairs at a speed
+# only when told to (coder-mbs), and 0, the default, turns that off again.
+measured=$(echo "$json" | jq -r '.coder_measured_mbs')
+default=$("$CREMCTL" -j config | jq -r '.coder_mbs')
+unpriced=$("$CREMCTL" config | grep -c "repairs not priced")
+"$CREMCTL" set coder-mbs "$measured" > /dev/null
+priced=$("$CREMCTL" config | grep -c "repairs priced at a coder of $measured MB/s")
+"$CREMCTL" set coder-mbs 0 > /dev/null
+after=$("$CREMCTL" -j config | jq -r '.coder_mbs')
+if [ -n "$fastest" ] && [ "$measured" = "${fastest% *}" ] &&
+   [ "$default" = 0 ] && [ "$unpriced" = 1 ] && [ "$priced" = 1 ] &&
+   [ "$after" = 0 ]; then
+	ktap_ok "show reports the coder's measured $measured MB/s; repairs are priced at it only when set (coder-mbs)"
+else
+	ktap_fail "coder speed: show says '$measured', measured '${fastest% *}'; coder-mbs by default '$default', after 0 '$after'; priced lines $unpriced/$priced"
 fi
 
 text=$("$CREMCTL" version)

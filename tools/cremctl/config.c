@@ -28,6 +28,7 @@ struct config {
 	uint16_t port;
 	uint8_t role, enabled, k, m, adaptive, m_cong, auto_timing;
 	uint32_t epsilon_ppm, hold_us, reorder_us, max_flows, hello_rate;
+	uint32_t coder_mbs;
 	uint16_t max_open_blocks;
 	uint64_t mem_limit, flow_mem_limit;
 	unsigned int nprefixes, nreporters;
@@ -115,6 +116,9 @@ static int config_attr_cb(const struct nlattr *attr, void *data)
 		break;
 	case CREM_A_AUTO_TIMING:
 		c->auto_timing = mnl_attr_get_u8(attr);
+		break;
+	case CREM_A_CODER_MBS:
+		c->coder_mbs = mnl_attr_get_u32(attr);
 		break;
 	case CREM_A_PREFIX:
 		if (c->nprefixes < MAX_PREFIXES)
@@ -205,6 +209,11 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 		printf("k: %u  m: %u  adaptive: %s  m_cong: %u  epsilon: %u ppm\n",
 		       c->k, c->m, c->adaptive ? "yes" : "no", c->m_cong,
 		       c->epsilon_ppm);
+		if (c->adaptive && c->coder_mbs)
+			printf("repairs priced at a coder of %u MB/s\n",
+			       c->coder_mbs);
+		else if (c->adaptive)
+			printf("repairs not priced (coder-mbs 0)\n");
 		if (c->auto_timing)
 			printf("hold and reorder allowance: per flow (auto-timing)\n");
 		else
@@ -243,6 +252,7 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 	json_u64(&j, "mem_limit", c->mem_limit);
 	json_u64(&j, "flow_mem_limit", c->flow_mem_limit);
 	json_u64(&j, "hello_rate", c->hello_rate);
+	json_u64(&j, "coder_mbs", c->coder_mbs);
 	json_array_begin(&j, "protected");
 	for (i = 0; i < c->nprefixes; i++)
 		print_prefix(&c->prefix[i], true, &j);
@@ -313,6 +323,7 @@ static const struct {
 	{ "mem-limit", CREM_A_MEM_LIMIT, 8, ~0ull, 0 },
 	{ "flow-mem-limit", CREM_A_FLOW_MEM_LIMIT, 8, ~0ull, 0 },
 	{ "hello-rate", CREM_A_HELLO_RATE, 4, 250000, 1 },
+	{ "coder-mbs", CREM_A_CODER_MBS, 4, 1000000, 0 },
 };
 
 static int build_set(struct nlmsghdr *nlh, void *arg)
@@ -394,7 +405,7 @@ int cmd_set(const struct options *opt, int argc, char **argv)
 		fprintf(stderr, "usage: %s set SETTING VALUE [SETTING VALUE]...\n"
 			"settings: port role enabled k m adaptive m-cong epsilon-ppm hold-us\n"
 			"          reorder-us auto-timing max-flows max-open-blocks mem-limit\n"
-			"          flow-mem-limit hello-rate\n",
+			"          flow-mem-limit hello-rate coder-mbs\n",
 			prog);
 		return 2;
 	}

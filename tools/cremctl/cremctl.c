@@ -31,6 +31,7 @@ struct crem_stat_value {
 struct crem_info {
 	char version[64];
 	char coder[64];
+	uint32_t coder_mbs;	/* measured at load; 0: not measured or told */
 	unsigned int nr_stats;
 	struct crem_stat_value stats[MAX_STATS];
 };
@@ -58,6 +59,11 @@ static int version_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct crem_info *info = data;
 
+	if (mnl_attr_get_type(attr) == CREM_A_CODER_MEASURED_MBS) {
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) >= 0)
+			info->coder_mbs = mnl_attr_get_u32(attr);
+		return MNL_CB_OK;
+	}
 	if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
 		return MNL_CB_OK;
 	if (mnl_attr_get_type(attr) == CREM_A_VERSION)
@@ -188,7 +194,11 @@ static int cmd_show(const struct options *opt, int argc, char **argv)
 		return 1;
 	if (!opt->json) {
 		printf("crem %s\n", info.version);
-		printf("  coder: %s\n", info.coder);
+		if (info.coder_mbs)
+			printf("  coder: %s (%u MB/s measured at load)\n",
+			       info.coder, info.coder_mbs);
+		else
+			printf("  coder: %s\n", info.coder);
 		printf("  counters:\n");
 		for (i = 0; i < info.nr_stats; i++)
 			printf("    %-24s %llu\n", info.stats[i].name,
@@ -199,6 +209,7 @@ static int cmd_show(const struct options *opt, int argc, char **argv)
 	json_object_begin(&j, NULL);
 	json_string(&j, "version", info.version);
 	json_string(&j, "coder", info.coder);
+	json_u64(&j, "coder_measured_mbs", info.coder_mbs);
 	json_object_begin(&j, "stats");
 	for (i = 0; i < info.nr_stats; i++)
 		json_u64(&j, info.stats[i].name, info.stats[i].value);

@@ -105,6 +105,20 @@ enum {
 	 * without auto-timing turns it off.
 	 */
 	CREM_A_AUTO_TIMING,
+	/*
+	 * u32: The coder speed, in MB/s of source bytes coded into two rows, at
+	 * which the adaptive policy prices each repair of new flows: m is
+	 * then at most the one whose remaining block failures cost more
+	 * than another repair's coding, under independent losses.  Zero
+	 * (the default) prices repairs at nothing, which leaves m to the
+	 * draft's recommended epsilon target alone.
+	 */
+	CREM_A_CODER_MBS,
+	/*
+	 * u32: The speed crem.ko measured at load for the coder it chose, in
+	 * the units of coder-mbs; zero if it chose without measuring.
+	 */
+	CREM_A_CODER_MEASURED_MBS,
 
 	__CREM_A_LAST,
 	CREM_A_MAX = (__CREM_A_LAST - 1)
