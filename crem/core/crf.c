@@ -817,7 +817,8 @@ static bool gap_beyond_repairs(struct crem_crf *crf, u32 *upto)
 	bool beyond = false;
 	u32 from = crf->next_deliver;
 
-	if (!crf->have_frontier || !crem_psn_before(from, crf->frontier) ||
+	if (!crf->nopen || !crf->have_frontier ||
+	    !crem_psn_before(from, crf->frontier) ||
 	    hold_ns(crf) >= retry_ns(crf))
 		return false;
 	for (i = 0; i < crf->cfg.max_open_blocks && seen < crf->nopen; i++) {
@@ -2533,9 +2534,16 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		if (!reserve_or_close(crf))
 			return 0;
 		err = repair(crf, msg, ce);
-		/* Its block may show a gap its repairs cannot fill. */
-		if (!err && crf->nheld && crf->state == CREM_CRF_ACTIVE)
-			hold_past_repairs(crf, true);
+		/*
+		 * Its block may show a gap its repairs cannot fill: judge
+		 * now for the packets held, or with the next one to hold.
+		 */
+		if (!err && crf->state == CREM_CRF_ACTIVE) {
+			if (crf->nheld)
+				hold_past_repairs(crf, true);
+			else
+				crf->gaps_unjudged = true;
+		}
 		break;
 	case CREM_MSG_CLOSE:
 		crf->stats.v[CREM_FS_CLOSES_RECEIVED]++;
