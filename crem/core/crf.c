@@ -720,6 +720,9 @@ static void advance(struct crem_crf *crf)
 		       !crem_psn_after(crf->held[0].psn, crf->next_deliver))
 			release_held(crf, 0);
 		crf->next_deliver = crem_psn_add(crf->next_deliver, 1);
+		/* A new first gap, behind packets held: judge it. */
+		if (crf->nheld)
+			crf->gaps_unjudged = true;
 	}
 }
 
@@ -790,88 +793,80 @@ static bool pos_missing(const struct crem_crf_pos *q, u32 psn)
 	return q->psn == psn && q->state == CREM_POS_EMPTY && q->gap;
 }
 
-static u64 retry_ns(const struct crem_crf *crf);
-
 /*
- * Is a gap before the frontier wider than its block's repairs can fill?
- * Then nothing fills it within H: only a coded retransmission, a round
- * trip away, or the RDMA transport's own resend.  Holding the packets
- * behind it would only hold back the RDMA receiver's NAK by H, and the
- * go-back-N behind that NAK comes anyway (never harm).
+ * Is the first gap, at the in-order point, wider than its block's
+ * repairs can fill?  Then nothing fills it within H: only a coded
+ * retransmission, a round trip away, or the RDMA transport's own resend.
+ * Holding the packets behind it would only hold back the RDMA receiver's
+ * NAK by H, and the go-back-N behind that NAK comes anyway.
  *
  * Only a block a REPAIR has named is judged: more of its coded sources are
  * missing than its m and than the symbols it has.  A run of missed
- * positions no REPAIR has named says nothing certain: a lost READ request
+ * positions no REPAIR names says nothing certain: a lost READ request
  * leaves its responses' span missed, blocks close early, m may exceed k.
- * Nor is anything judged when H is as long as a coded round trip (a fixed
- * H): the answer may then come in time.  Cost: the open slots, and the
- * positions of those within the gap, once per new gap or REPAIR while
- * holding.
+ * Nor is anything judged when @hold_time is longer than a round trip (a
+ * fixed H): a coded answer may then come in time.  What the judgement
+ * cannot see: a source reordered past its block's REPAIR, and the extra
+ * repairs a PATH_REPORT brings; such a gap goes to the RDMA transport.
+ * Only the first gap: a later one, past its repairs too, waits until the
+ * one before it is filled (advance() marks it for judgement), so that the
+ * RDMA receiver's NAK, if any, names the first.  Cost: one slot lookup
+ * and the block's positions, once per new gap or REPAIR while holding.
  *
- * Return: true, with @upto set to the last missing PSN of the furthest
- * such block.
+ * Return: true, with @upto set to the block's last missing PSN.
  */
-static bool gap_beyond_repairs(struct crem_crf *crf, u32 *upto)
+static bool gap_beyond_repairs(struct crem_crf *crf, u64 hold_time,
+			       u32 *upto)
 {
-	unsigned int i, seen = 0;
-	bool beyond = false;
-	u32 from = crf->next_deliver;
+	u32 from = crf->next_deliver, p;
+	unsigned int j, missing = 0;
+	struct crem_crf_slot *s;
 
 	if (!crf->nopen || !crf->have_frontier ||
 	    !crem_psn_before(from, crf->frontier) ||
-	    hold_ns(crf) >= retry_ns(crf))
+	    !pos_missing(pos_of(crf, from), from) ||
+	    crem_timing_rtt_ns(crf->min_rtt_ns, crf->srtt_ns) < hold_time)
 		return false;
-	for (i = 0; i < crf->cfg.max_open_blocks && seen < crf->nopen; i++) {
-		struct crem_crf_slot *s = &crf->slots[i];
-		unsigned int j, missing = 0;
-		u32 p, last = 0;
-
-		if (s->state != CREM_SLOT_OPEN)
-			continue;
-		seen++;
-		/* Out being decoded (it had enough), or outside the gap. */
-		if (s->busy ||
-		    !crem_psn_after(crem_psn_add(s->start, s->k), from) ||
-		    !crem_psn_before(s->start, crf->frontier))
-			continue;
-		crem_set_for_each(j, &s->present) {
-			p = crem_psn_add(s->start, j);
-			if (!crem_psn_before(p, crf->frontier))
-				break;
-			if (crem_psn_before(p, from))
-				continue;
-			if (pos_missing(pos_of(crf, p), p)) {
-				missing++;
-				last = p;
-			}
+	s = slot_of_psn(crf, from);
+	/* Out being decoded (it had enough), or not waiting for symbols. */
+	if (!s || s->state != CREM_SLOT_OPEN || s->busy)
+		return false;
+	crem_set_for_each(j, &s->present) {
+		p = crem_psn_add(s->start, j);
+		if (!crem_psn_before(p, crf->frontier))
+			break;
+		if (!crem_psn_before(p, from) && pos_missing(pos_of(crf, p), p)) {
+			missing++;
+			*upto = p;
 		}
-		if (missing <= s->m ||
-		    missing <= (s->block ? s->block->nr_repairs : 0u))
-			continue;
-		if (!beyond || crem_psn_after(last, *upto))
-			*upto = last;
-		beyond = true;
 	}
-	return beyond;
+	return missing > s->m &&
+	       missing > (s->block ? s->block->nr_repairs : 0u);
 }
 
 /*
  * Before holding a packet after new gaps (or, with @force, after a
- * REPAIR): is a gap beyond its repairs?  Then give up ordering through
- * it; gaps after it, which their repairs may fill, still hold.
+ * REPAIR): is the first gap past its repairs?  Then give up ordering
+ * through its block, and judge the next gap in turn.  Return: whether
+ * anything was given up.
  */
-static bool hold_past_repairs(struct crem_crf *crf, bool force)
+static bool give_up_past_repairs(struct crem_crf *crf, u64 hold_time,
+				 bool force)
 {
+	bool gave_up = false;
 	u32 upto;
 
 	if (!crf->gaps_unjudged && !force)
 		return false;
 	crf->gaps_unjudged = false;
-	if (!gap_beyond_repairs(crf, &upto))
-		return false;
-	crf->stats.v[CREM_FS_HOLD_BEYOND_REPAIRS]++;
-	give_up_to(crf, upto);
-	return true;
+	while (gap_beyond_repairs(crf, hold_time, &upto)) {
+		crf->stats.v[CREM_FS_HOLD_BEYOND_REPAIRS]++;
+		give_up_to(crf, upto);
+		gave_up = true;
+	}
+	/* give_up_to() moved the point: the gap there was judged above. */
+	crf->gaps_unjudged = false;
+	return gave_up;
 }
 
 static void arm_flow(struct crem_crf *crf);
@@ -2226,7 +2221,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	}
 	in_order = !crem_psn_after(psn, crf->next_deliver);
 	if (!in_order && hold_time && handle && repairs_may_fill(crf) &&
-	    hold_past_repairs(crf, false))
+	    give_up_past_repairs(crf, hold_time, false))
 		in_order = !crem_psn_after(psn, crf->next_deliver);
 	if (in_order || !hold_time || !handle || !repairs_may_fill(crf) ||
 	    !hold(crf, psn, handle, t)) {
@@ -2540,7 +2535,7 @@ int crem_crf_receive(struct crem_crf *crf, const struct crem_msg *msg, bool ce)
 		 */
 		if (!err && crf->state == CREM_CRF_ACTIVE) {
 			if (crf->nheld)
-				hold_past_repairs(crf, true);
+				give_up_past_repairs(crf, hold_ns(crf), true);
 			else
 				crf->gaps_unjudged = true;
 		}

@@ -138,7 +138,7 @@ enum crem_flow_stat {
 	CREM_FS_HOLD_EXPIRED,
 	CREM_FS_HOLD_FULL,
 	CREM_FS_HOLD_LATE,
-	/* holds ended at once: a gap behind them was past its repairs */
+	/* blocks past their repairs whose held packets went at once */
 	CREM_FS_HOLD_BEYOND_REPAIRS,
 	CREM_FS_LOSS_REPORTS_SENT,
 	CREM_FS_LOSS_REPORTS_RECEIVED,

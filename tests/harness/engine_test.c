@@ -1399,11 +1399,17 @@ static u64 wait_of(struct crem_pair *p, u32 psn)
  * - k 8, offsets 9 to 11 lost: three of one block, known from its REPAIR:
  *   its successors go at once, in PSN order, and the three are still
  *   asked for;
+ * - k 8, offset 9 lost, then 17 to 19: the first gap, which its repairs
+ *   fill, is held and restored in order; the second, past its repairs,
+ *   is given up only then, so that the RDMA receiver's NAK names it;
  * - k 8, offsets 9 and 10 lost: as many as its repairs; held, and restored
  *   in order;
  * - k 4, offsets 4 to 8 lost with the REPAIRs of the block at 4: a run of
  *   five, more than 2m, that no REPAIR names (it could be a lost READ
- *   request's span): held for H, as before.
+ *   request's span): held for H, as before;
+ * - k 8, offsets 9 to 11 lost, with H 30 ms against a 10 ms round trip:
+ *   the coded answer comes within H, so the gap is held, and filled in
+ *   order.
  */
 static void gap_past_repairs_not_held(struct kunit *test)
 {
@@ -1413,10 +1419,14 @@ static void gap_past_repairs_not_held(struct kunit *test)
 		u32 after;		/* the first source after the gap */
 		bool named;		/* block2's REPAIRs come */
 		bool beyond;
+		unsigned int in_time;	/* restored before their successors */
+		unsigned int hold_ms;
 	} cases[] = {
-		{ 8, 0xe00, 12, true, true },
-		{ 8, 0x600, 11, true, false },
-		{ 4, 0x1f0, 9, false, false },
+		{ 8, 0xe00, 12, true, true, 0, 2 },
+		{ 8, 0xe0200, 20, true, true, 1, 2 },
+		{ 8, 0x600, 11, true, false, 2, 2 },
+		{ 4, 0x1f0, 9, false, false, 0, 2 },
+		{ 8, 0xe00, 12, true, false, 3, 30 },
 	};
 	struct crem_pair_params par;
 	struct hold_case h;
@@ -1428,7 +1438,7 @@ static void gap_past_repairs_not_held(struct kunit *test)
 		crem_pair_params_default(&par);
 		par.csf_cfg.k = cases[c].k;
 		par.crf_cfg.k = cases[c].k;
-		par.crf_cfg.hold_ns = 2 * MS;
+		par.crf_cfg.hold_ns = cases[c].hold_ms * MS;
 		p = new_pair(test, &par);
 		send_writes(p, cases[c].k, 400);
 		crem_pair_run(p, p->sim.now_ns + 30 * MS);
@@ -1460,6 +1470,8 @@ static void gap_past_repairs_not_held(struct kunit *test)
 				CREM_FS_REQUESTS_SENT), 1);
 			KUNIT_EXPECT_EQ(test, crf_stat(p,
 				CREM_FS_RESTORED_LATE), 3);
+			KUNIT_EXPECT_EQ(test, p->restored,
+					3 + cases[c].in_time);
 		} else {
 			KUNIT_EXPECT_EQ(test, crf_stat(p,
 				CREM_FS_HOLD_BEYOND_REPAIRS), 0);
@@ -1468,7 +1480,7 @@ static void gap_past_repairs_not_held(struct kunit *test)
 					cases[c].named ? 0 : 2 * MS);
 		}
 		if (cases[c].named && !cases[c].beyond) {
-			KUNIT_EXPECT_EQ(test, p->restored, 2);
+			KUNIT_EXPECT_EQ(test, p->restored, cases[c].in_time);
 			KUNIT_EXPECT_EQ(test, crf_stat(p,
 				CREM_FS_RESTORED_LATE), 0);
 		}
