@@ -858,13 +858,12 @@ static bool give_up_past_repairs(struct crem_crf *crf, u64 hold_time,
 
 	if (!crf->gaps_unjudged && !force)
 		return false;
-	crf->gaps_unjudged = false;
 	while (gap_beyond_repairs(crf, hold_time, &upto)) {
 		crf->stats.v[CREM_FS_HOLD_BEYOND_REPAIRS]++;
 		give_up_to(crf, upto);
 		gave_up = true;
 	}
-	/* give_up_to() moved the point: the gap there was judged above. */
+	/* Judged, and so is any gap give_up_to()'s advance() marked. */
 	crf->gaps_unjudged = false;
 	return gave_up;
 }
@@ -2058,7 +2057,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	u32 psn = pkt->psn;
 	struct crem_crf_pos *p;
 	struct crem_crf_slot *s;
-	bool in_order, late, absent, uncoded;
+	bool in_order, late, absent, uncoded, may_hold;
 	u8 *sym;
 	u32 span;
 
@@ -2220,11 +2219,10 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		crf->have_next = true;
 	}
 	in_order = !crem_psn_after(psn, crf->next_deliver);
-	if (!in_order && hold_time && handle && repairs_may_fill(crf) &&
-	    give_up_past_repairs(crf, hold_time, false))
-		in_order = !crem_psn_after(psn, crf->next_deliver);
-	if (in_order || !hold_time || !handle || !repairs_may_fill(crf) ||
-	    !hold(crf, psn, handle, t)) {
+	may_hold = !in_order && hold_time && handle && repairs_may_fill(crf);
+	if (may_hold && give_up_past_repairs(crf, hold_time, false))
+		may_hold = crem_psn_after(psn, crf->next_deliver);
+	if (!may_hold || !hold(crf, psn, handle, t)) {
 		passed(crf, psn);
 		advance(crf);
 		return CREM_CRF_PASS;

@@ -90,14 +90,12 @@ u8 crem_policy_priced_m(u64 p, unsigned int k, unsigned int max_m,
 /*
  * What a block its repairs cannot restore costs the flow: the round trip
  * of the request or NAK and its answer, and under go-back-N a window, a
- * round trip's worth of packets, sent again.  At most a second, which
- * also keeps the Q31 product in range.
+ * round trip's worth of packets, sent again (crem_policy_priced_m() caps
+ * it at CREM_FAILURE_MAX_NS).
  */
 static u64 block_failure_ns(const struct crem_policy *pol)
 {
-	u64 f = 2 * pol->par.srtt_ns;
-
-	return f < CREM_FAILURE_MAX_NS ? f : CREM_FAILURE_MAX_NS;
+	return 2 * pol->par.srtt_ns;
 }
 
 /* The m the loss rate @p needs, and is worth its price. */

@@ -62,32 +62,35 @@ static void policy_target_m_matches_exact_tails(struct kunit *test)
  */
 static void policy_priced_m_matches_exact_costs(struct kunit *test)
 {
+	/* The columns of the table below: k, price, failure cost. */
+	static const struct {
+		u8 k;
+		u64 price_ns, failure_ns;
+	} coders[] = {
+		{ 8, 19378, 20 * MS },		/* the lab's */
+		{ 32, 77511, 20 * MS },		/* the lab's, k 32 */
+		{ 32, 1744, 20 * MS },		/* 10 GB/s */
+		{ 32, 1744, 2 * MS },		/* 10 GB/s, 1 ms SRTT */
+	};
 	static const struct {
 		u32 ppm;
-		u8 k8_lab, k32_lab, k32_fast, k32_fast_1ms;
+		u8 m[ARRAY_SIZE(coders)];
 	} table[] = {
-		{ 1000, 1, 1, 2, 1 }, { 5000, 1, 2, 3, 2 },
-		{ 10000, 2, 3, 4, 3 }, { 20000, 2, 4, 6, 4 },
-		{ 50000, 4, 6, 9, 7 }, { 100000, 5, 10, 13, 11 },
+		{ 1000, { 1, 1, 2, 1 } }, { 5000, { 1, 2, 3, 2 } },
+		{ 10000, { 2, 3, 4, 3 } }, { 20000, { 2, 4, 6, 4 } },
+		{ 50000, { 4, 6, 9, 7 } }, { 100000, { 5, 10, 13, 11 } },
 	};
-	unsigned int i;
+	unsigned int i, c;
 
-	for (i = 0; i < ARRAY_SIZE(table); i++) {
-		u64 p = CREM_PPM(table[i].ppm);
-
-		KUNIT_EXPECT_EQ_MSG(test, crem_policy_priced_m(p, 8, 16, 19378,
-				    20 * MS), table[i].k8_lab, "p = %u ppm",
-				    table[i].ppm);
-		KUNIT_EXPECT_EQ_MSG(test, crem_policy_priced_m(p, 32, 16, 77511,
-				    20 * MS), table[i].k32_lab, "p = %u ppm",
-				    table[i].ppm);
-		KUNIT_EXPECT_EQ_MSG(test, crem_policy_priced_m(p, 32, 16, 1744,
-				    20 * MS), table[i].k32_fast, "p = %u ppm",
-				    table[i].ppm);
-		KUNIT_EXPECT_EQ_MSG(test, crem_policy_priced_m(p, 32, 16, 1744,
-				    2 * MS), table[i].k32_fast_1ms, "p = %u ppm",
-				    table[i].ppm);
-	}
+	for (i = 0; i < ARRAY_SIZE(table); i++)
+		for (c = 0; c < ARRAY_SIZE(coders); c++)
+			KUNIT_EXPECT_EQ_MSG(test,
+				crem_policy_priced_m(CREM_PPM(table[i].ppm),
+						     coders[c].k, 16,
+						     coders[c].price_ns,
+						     coders[c].failure_ns),
+				table[i].m[c], "p = %u ppm, column %u",
+				table[i].ppm, c);
 	/* Free coding leaves m to the epsilon target; no loss needs none. */
 	KUNIT_EXPECT_EQ(test, crem_policy_priced_m(CREM_PPM(50000), 32, 16, 0,
 						   20 * MS), 16);
