@@ -978,7 +978,8 @@ void crem_crf_asked_again(struct crem_crf *crf, u32 psn)
 {
 	const struct crem_crf_pos *p;
 
-	if (crf->state != CREM_CRF_ACTIVE || !crf->pos || !crf->have_passed ||
+	if (!crf->cfg.resend_copies || crf->state != CREM_CRF_ACTIVE ||
+	    !crf->pos || !crf->have_passed ||
 	    crem_psn_after(psn, crf->passed_hi) ||
 	    crem_psn_diff(crf->passed_hi, psn) >= (s32)crf->window)
 		return;

@@ -37,6 +37,12 @@ struct crem_engine_config {
 	u64 reorder_ns;		/* fixed reordering allowance; RECOMMENDED H */
 	u16 max_open_blocks;
 	bool fallback_source_copy;	/* ask for Source Copy, not release */
+	/*
+	 * Hand on the kept copies of a window when the RDMA receiver asks
+	 * for a PSN again (engine.rst, "Resends"): off by default, since
+	 * rxe on 6.12 failed work requests with them (never harm).
+	 */
+	bool resend_copies;
 	/* Both */
 	struct crem_limits limits;	/* what this side supports */
 	u64 initial_rtt_ns;	/* SRTT before the first sample */

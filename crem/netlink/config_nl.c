@@ -55,7 +55,8 @@ static int put_config(struct sk_buff *msg, const struct crem_cfg *c)
 			      CREM_A_PAD) ||
 	    nla_put_u32(msg, CREM_A_HELLO_RATE, c->hello_rate) ||
 	    nla_put_u8(msg, CREM_A_AUTO_TIMING, c->eng.auto_timing) ||
-	    nla_put_u32(msg, CREM_A_CODER_MBS, c->eng.coder_mbs))
+	    nla_put_u32(msg, CREM_A_CODER_MBS, c->eng.coder_mbs) ||
+	    nla_put_u8(msg, CREM_A_RESEND_COPIES, c->eng.resend_copies))
 		return -EMSGSIZE;
 	for (i = 0; i < c->nprefixes; i++)
 		if (put_prefix(msg, CREM_A_PREFIX, &c->prefix[i]))
@@ -205,6 +206,8 @@ int crem_nl_set_config_doit(struct sk_buff *skb, struct genl_info *info)
 		c->eng.auto_timing = nla_get_u8(a[CREM_A_AUTO_TIMING]);
 	if (a[CREM_A_CODER_MBS])
 		c->eng.coder_mbs = nla_get_u32(a[CREM_A_CODER_MBS]);
+	if (a[CREM_A_RESEND_COPIES])
+		c->eng.resend_copies = nla_get_u8(a[CREM_A_RESEND_COPIES]);
 	if (a[CREM_A_MAX_FLOWS])
 		c->max_flows = nla_get_u32(a[CREM_A_MAX_FLOWS]);
 	if (a[CREM_A_MAX_OPEN_BLOCKS]) {

@@ -36,6 +36,7 @@ static const struct nla_policy crem_nl_set_config_do_policy[CREM_A_MAX + 1] = {
 	[CREM_A_HELLO_RATE] = { .type = NLA_U32 },
 	[CREM_A_AUTO_TIMING] = { .type = NLA_U8 },
 	[CREM_A_CODER_MBS] = { .type = NLA_U32 },
+	[CREM_A_RESEND_COPIES] = { .type = NLA_U8 },
 };
 
 /* protect-add do: the request's attributes, and no others. */

@@ -1508,15 +1508,18 @@ static bool drop_resends(struct crem_pair *p, u32 psn, unsigned int sends)
 /*
  * A clean block of 4 WRITEs, then 12 more from base (@r's), losing what @r
  * says and every REPAIR of the block at base + 4; run 300 ms, before a
- * go-back-N RDMA receiver or one with selective retransmission.
+ * go-back-N RDMA receiver or one with selective retransmission, with the
+ * CRF's copies for resends on or (the default) off.
  */
 static struct crem_pair *resend_run(struct kunit *test,
-				    struct resend_case *r, bool go_back_n)
+				    struct resend_case *r, bool go_back_n,
+				    bool copies)
 {
 	struct crem_pair_params par;
 	struct crem_pair *p;
 
 	crem_pair_params_default(&par);
+	par.crf_cfg.resend_copies = copies;
 	par.crf_cfg.hold_ns = 2 * MS;
 	par.rdma_rto_ns = 40 * MS;
 	par.go_back_n = go_back_n;
@@ -1550,7 +1553,7 @@ static void go_back_n_resend_gets_copies(struct kunit *test)
 		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
 		.resend_mask = 1u << 7 | 1u << 9,
 	};
-	struct crem_pair *p = resend_run(test, &r, true);
+	struct crem_pair *p = resend_run(test, &r, true, true);
 	u32 base = r.h.d.base;
 	unsigned int i;
 
@@ -1582,7 +1585,7 @@ static void go_back_n_nak_gets_copies(struct kunit *test)
 		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
 		.resend_mask = 1u << 6,
 	};
-	struct crem_pair *p = resend_run(test, &r, true);
+	struct crem_pair *p = resend_run(test, &r, true, true);
 	u32 base = r.h.d.base;
 	unsigned int i;
 
@@ -1593,6 +1596,39 @@ static void go_back_n_nak_gets_copies(struct kunit *test)
 	for (i = 6; i < 12; i++)
 		KUNIT_EXPECT_LT(test, crem_pair_rec(p, base + i)->done_ns -
 			crem_pair_rec(p, base + 5)->done_ns, 1 * MS);
+	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
+	end_pair(test, p);
+}
+
+/*
+ * The first scenario at crem's defaults, which hand on no copies (rxe on
+ * 6.12 failed work requests with them): the NAK for the lost resend gets
+ * nothing from the CRF, and the rest of the window comes with the RDMA
+ * sender's next resend, a round trip later, as with rxe alone.
+ */
+static void go_back_n_resend_no_copies_by_default(struct kunit *test)
+{
+	struct crem_engine_config defaults;
+	struct resend_case r = {
+		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
+		.resend_mask = 1u << 7 | 1u << 9,
+	};
+	struct crem_pair *p;
+	u32 base;
+
+	crem_engine_config_default(&defaults);
+	KUNIT_ASSERT_FALSE(test, defaults.resend_copies);
+	p = resend_run(test, &r, true, defaults.resend_copies);
+	base = r.h.d.base;
+	KUNIT_EXPECT_EQ(test, p->delivered, 16);
+	KUNIT_EXPECT_EQ(test, p->naks, 2);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 0);
+	KUNIT_EXPECT_EQ(test, p->rdma_resent, 7 + 5);
+	KUNIT_EXPECT_EQ(test, p->duplicates, 0);
+	/* 7 came with the second resend: a NAK's round trip after 5. */
+	KUNIT_EXPECT_GE(test, crem_pair_rec(p, base + 7)->done_ns -
+			crem_pair_rec(p, base + 5)->done_ns,
+			2 * p->par.data.delay_ns);
 	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
 	end_pair(test, p);
 }
@@ -1609,7 +1645,7 @@ static void selective_resend_gets_no_copies(struct kunit *test)
 		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
 		.resend_mask = 1u << 7 | 1u << 9,
 	};
-	struct crem_pair *p = resend_run(test, &r, false);
+	struct crem_pair *p = resend_run(test, &r, false, true);
 
 	KUNIT_EXPECT_EQ(test, p->delivered, 16);
 	KUNIT_EXPECT_EQ(test, p->rdma_resent, 1);
@@ -3217,6 +3253,7 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(gap_past_repairs_not_held),
 	KUNIT_CASE(go_back_n_resend_gets_copies),
 	KUNIT_CASE(go_back_n_nak_gets_copies),
+	KUNIT_CASE(go_back_n_resend_no_copies_by_default),
 	KUNIT_CASE(selective_resend_gets_no_copies),
 	KUNIT_CASE(hold_time_late_timer),
 	KUNIT_CASE(slow_flow_blocks_close_within_hold),

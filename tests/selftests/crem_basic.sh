@@ -12,7 +12,7 @@
 require_tool "$CREMCTL" jq ib_write_bw
 [ -f "$CREM_KO" ] || ktap_skip_all "no crem.ko in the guest image"
 
-ktap_plan 12
+ktap_plan 13
 
 # says NAME STATUS TEXT CMD...: one result, CMD exits with STATUS and
 # prints TEXT (on either stream).
@@ -88,6 +88,21 @@ if [ -n "$fastest" ] && [ "$measured" = "${fastest% *}" ] &&
 	ktap_ok "show reports the coder's measured $measured MB/s; repairs are priced at it only when set (coder-mbs)"
 else
 	ktap_fail "coder speed: show says '$measured', measured '${fastest% *}'; coder-mbs by default '$default', after 0 '$after'; priced lines $unpriced/$priced"
+fi
+
+# Copies for the RDMA receiver's resends are off unless asked for
+# (engine.rst, "Resends"), and the setting goes both ways.
+copies_default=$("$CREMCTL" -j config | jq -r '.resend_copies')
+copies_line=$("$CREMCTL" config | grep -c "resends: off (resend-copies)")
+"$CREMCTL" set resend-copies on > /dev/null
+copies_on=$("$CREMCTL" -j config | jq -r '.resend_copies')
+"$CREMCTL" set resend-copies off > /dev/null
+copies_off=$("$CREMCTL" -j config | jq -r '.resend_copies')
+if [ "$copies_default" = 0 ] && [ "$copies_line" = 1 ] &&
+   [ "$copies_on" = 1 ] && [ "$copies_off" = 0 ]; then
+	ktap_ok "resend-copies: off by default, on and off when set"
+else
+	ktap_fail "resend-copies: default '$copies_default' (config line $copies_line), on '$copies_on', off '$copies_off'"
 fi
 
 text=$("$CREMCTL" version)

@@ -19,14 +19,17 @@
 # (the cost_* counters) in the runs with crem is printed beside it.
 #
 # A run that fails with IBV_WC_REM_INV_REQ_ERR (rxe's "non-flush error
-# status = 9") is rxe's own retry fault, shown without crem: with
-# CREM_MQP_CREM=0 (crem never loaded), CREM_MQP_TIMEOUT=12 (perftest's
-# -u: a 16.8 ms retransmission timer, under the emulated backlog of 8 QPs)
-# and CREM_MQP_RUNS=40, ib_send_bw -q 8 at 0 % loss failed so in 4 runs
-# of 40.  crem is taken to trigger it through time, not packets: its
-# work per packet slows the CPU-bound sender's rxe tasks, and at
-# perftest's default (-u 14, 67 ms) 3 of 8 runs with crem retried on the
-# timer at 0 % loss.  datapath.rst, "RDMA's own faults".
+# status = 9") came, on 6.12 at crem's old defaults, with the CRF's
+# copies for resends: 5 of 37 boots failed so with them, none of 17
+# without (they are off now: engine.rst, "Resends").  A failed case
+# prints both hosts' rxe counters (rxe_diag).  rxe also fails so of its
+# own accord, without crem: with CREM_MQP_CREM=0 (crem never loaded),
+# CREM_MQP_TIMEOUT=12 (perftest's -u: a 16.8 ms retransmission timer,
+# under the emulated backlog of 8 QPs) and CREM_MQP_RUNS=40, ib_send_bw
+# -q 8 at 0 % loss failed so in 4 runs of 40.  crem's work per packet
+# slows the CPU-bound sender's rxe tasks, and at perftest's default (-u
+# 14, 67 ms) 3 of 8 runs with crem retried on the timer at 0 % loss.
+# datapath.rst, "RDMA's own faults".
 . ./guest.sh
 
 require_tool ib_write_bw ib_read_bw ib_send_bw "$TC" jq
@@ -124,6 +127,7 @@ for pct in $losses; do
 				# rxe's word on each failed work request.
 				dmesg | grep "rxe0: qp#.*error status" |
 					tail -n 4 | sed 's/^/# /'
+				rxe_diag
 			fi
 		done
 	done

@@ -27,6 +27,7 @@ struct prefix {
 struct config {
 	uint16_t port;
 	uint8_t role, enabled, k, m, adaptive, m_cong, auto_timing;
+	uint8_t resend_copies;
 	uint32_t epsilon_ppm, hold_us, reorder_us, max_flows, hello_rate;
 	uint32_t coder_mbs;
 	uint16_t max_open_blocks;
@@ -119,6 +120,9 @@ static int config_attr_cb(const struct nlattr *attr, void *data)
 		break;
 	case CREM_A_CODER_MBS:
 		c->coder_mbs = mnl_attr_get_u32(attr);
+		break;
+	case CREM_A_RESEND_COPIES:
+		c->resend_copies = mnl_attr_get_u8(attr);
 		break;
 	case CREM_A_PREFIX:
 		if (c->nprefixes < MAX_PREFIXES)
@@ -219,6 +223,8 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 		else
 			printf("hold: %u us  reorder allowance: %u us\n",
 			       c->hold_us, c->reorder_us);
+		printf("copies for the RDMA receiver's resends: %s\n",
+		       c->resend_copies ? "on" : "off (resend-copies)");
 		printf("max flows: %u  max open blocks: %u  memory limit: %llu bytes, %llu per flow\n",
 		       c->max_flows, c->max_open_blocks,
 		       (unsigned long long)c->mem_limit,
@@ -253,6 +259,7 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 	json_u64(&j, "flow_mem_limit", c->flow_mem_limit);
 	json_u64(&j, "hello_rate", c->hello_rate);
 	json_u64(&j, "coder_mbs", c->coder_mbs);
+	json_u64(&j, "resend_copies", c->resend_copies);
 	json_array_begin(&j, "protected");
 	for (i = 0; i < c->nprefixes; i++)
 		print_prefix(&c->prefix[i], true, &j);
@@ -324,6 +331,7 @@ static const struct {
 	{ "flow-mem-limit", CREM_A_FLOW_MEM_LIMIT, 8, ~0ull, 0 },
 	{ "hello-rate", CREM_A_HELLO_RATE, 4, 250000, 1 },
 	{ "coder-mbs", CREM_A_CODER_MBS, 4, 1000000, 0 },
+	{ "resend-copies", CREM_A_RESEND_COPIES, 0, 1, 0 },
 };
 
 static int build_set(struct nlmsghdr *nlh, void *arg)
