@@ -369,7 +369,9 @@ static void crf_asked(struct crem_net *cn, const struct crem_roce_pkt *p)
 
 	hash_for_each_possible_rcu(cn->by_pair, flow, by_pair,
 				   crem_flow_pair_hash(af, p->dst, p->src)) {
+		/* Its configuration is fixed at its start: no lock to read it. */
 		if (flow->key.role != CREM_ROLE_RECEIVER ||
+		    !flow->crf.cfg.resend_copies ||
 		    flow->key.af != af || memcmp(flow->key.src, p->dst, 16) ||
 		    memcmp(flow->key.dst, p->src, 16))
 			continue;

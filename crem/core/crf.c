@@ -901,7 +901,9 @@ static void arm_at(struct crem_crf *crf, u64 d);
  * receiver has its window back without another round trip.  Only then: a
  * resend that gets through needs no copies, and each copy costs the
  * receiver a duplicate to acknowledge.  A receiver with selective
- * retransmission sends no such NAK and gets no copies.
+ * retransmission sends no such NAK and gets no copies.  Only with
+ * cfg.resend_copies, off by default: rxe on 6.12 failed work requests
+ * with them (engine.rst, "Resends").
  */
 
 /* Keep @psn's symbol, just written to the window, to hand on again. */

@@ -254,8 +254,9 @@ void crem_crf_release_held(struct crem_crf *crf);
  *
  * The owner calls this when the receiver of the flow's sources sends a NAK
  * for a PSN sequence error, or retries a READ request from @psn: it has
- * discarded what came after a gap (go-back-N).  If the CRF has kept @psn
- * and what followed it, it hands them on again from its next timeout
+ * discarded what came after a gap (go-back-N).  If the flow's
+ * configuration has resend_copies (off by default) and the CRF has kept
+ * @psn and what followed it, it hands them on again from its next timeout
  * (crf.c, "Resends"), a round trip before the sender's resend.
  *
  * Context: serialised with the flow's other calls.  Only arms the timer

@@ -27,7 +27,7 @@ struct prefix {
 struct config {
 	uint16_t port;
 	uint8_t role, enabled, k, m, adaptive, m_cong, auto_timing;
-	uint8_t resend_copies;
+	uint8_t resend_copies, has_resend_copies;	/* older modules: none */
 	uint32_t epsilon_ppm, hold_us, reorder_us, max_flows, hello_rate;
 	uint32_t coder_mbs;
 	uint16_t max_open_blocks;
@@ -123,6 +123,7 @@ static int config_attr_cb(const struct nlattr *attr, void *data)
 		break;
 	case CREM_A_RESEND_COPIES:
 		c->resend_copies = mnl_attr_get_u8(attr);
+		c->has_resend_copies = 1;
 		break;
 	case CREM_A_PREFIX:
 		if (c->nprefixes < MAX_PREFIXES)
@@ -223,8 +224,9 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 		else
 			printf("hold: %u us  reorder allowance: %u us\n",
 			       c->hold_us, c->reorder_us);
-		printf("copies for the RDMA receiver's resends: %s\n",
-		       c->resend_copies ? "on" : "off (resend-copies)");
+		if (c->has_resend_copies)
+			printf("copies for the RDMA receiver's resends: %s\n",
+			       c->resend_copies ? "on" : "off (resend-copies)");
 		printf("max flows: %u  max open blocks: %u  memory limit: %llu bytes, %llu per flow\n",
 		       c->max_flows, c->max_open_blocks,
 		       (unsigned long long)c->mem_limit,
@@ -259,7 +261,8 @@ int cmd_config(const struct options *opt, int argc, char **argv)
 	json_u64(&j, "flow_mem_limit", c->flow_mem_limit);
 	json_u64(&j, "hello_rate", c->hello_rate);
 	json_u64(&j, "coder_mbs", c->coder_mbs);
-	json_u64(&j, "resend_copies", c->resend_copies);
+	if (c->has_resend_copies)
+		json_u64(&j, "resend_copies", c->resend_copies);
 	json_array_begin(&j, "protected");
 	for (i = 0; i < c->nprefixes; i++)
 		print_prefix(&c->prefix[i], true, &j);
@@ -413,7 +416,7 @@ int cmd_set(const struct options *opt, int argc, char **argv)
 		fprintf(stderr, "usage: %s set SETTING VALUE [SETTING VALUE]...\n"
 			"settings: port role enabled k m adaptive m-cong epsilon-ppm hold-us\n"
 			"          reorder-us auto-timing max-flows max-open-blocks mem-limit\n"
-			"          flow-mem-limit hello-rate coder-mbs\n",
+			"          flow-mem-limit hello-rate coder-mbs resend-copies\n",
 			prog);
 		return 2;
 	}

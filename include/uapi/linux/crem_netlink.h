@@ -123,8 +123,8 @@ enum {
 	 * u8: Whether new receiver flows hand on their kept copies of a
 	 * window when the RDMA receiver asks for a PSN again (a NAK for a
 	 * sequence error, a retried READ request): 1 on, 0 (the default)
-	 * off.  With it on, Debian 6.12's rxe failed work requests with
-	 * IBV_WC_REM_INV_REQ_ERR under crem_mqp.
+	 * off.  With it on, work requests of Debian 6.12's rxe were seen
+	 * failing with IBV_WC_REM_INV_REQ_ERR under crem_mqp.
 	 */
 	CREM_A_RESEND_COPIES,
 
