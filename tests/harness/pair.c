@@ -91,10 +91,43 @@ unsigned int crem_pair_count(const struct crem_pair *p, int dir, u8 type)
 
 static void csf_hook_and_send(struct crem_pair *p, struct crem_pair_rec *rec);
 
+/* The next packet of the requester's paced resend round. */
+static void resend_tick(struct crem_sim *sim, void *arg, const u8 *data,
+			size_t len)
+{
+	struct crem_pair *p = arg;
+
+	p->resend_tick_armed = false;
+	while (p->resending && crem_psn_before(p->round_next, p->next_psn)) {
+		struct crem_pair_rec *rec = crem_pair_rec(p, p->round_next);
+
+		p->round_next = crem_psn_add(p->round_next, 1);
+		if (!rec || rec->absent || !rec->pkt)
+			continue;
+		p->rdma_resent++;
+		rec->last_sent_ns = sim->now_ns;
+		csf_hook_and_send(p, rec);
+		p->resend_tick_armed = !crem_sim_at(sim, sim->now_ns +
+						    p->par.rdma_resend_gap_ns,
+						    resend_tick, p, NULL, 0);
+		/* With no next tick, the round ends here. */
+		p->resending = p->resend_tick_armed;
+		return;
+	}
+	p->resending = false;
+}
+
 static void rdma_go_back(struct crem_pair *p, u32 from)
 {
 	u32 psn;
 
+	if (p->par.rdma_resend_gap_ns) {
+		p->resending = true;
+		p->round_next = from;
+		if (!p->resend_tick_armed)
+			resend_tick(&p->sim, p, NULL, 0);
+		return;
+	}
 	for (psn = from; crem_psn_before(psn, p->next_psn);
 	     psn = crem_psn_add(psn, 1)) {
 		struct crem_pair_rec *rec = crem_pair_rec(p, psn);
@@ -115,6 +148,9 @@ static void rdma_ack_at_csf(struct crem_sim *sim, void *arg, const u8 *data,
 
 	if (crem_roce_parse_ip(data, len, &ack) != CREM_ROCE_OK)
 		return;
+	if (p->resending && !crem_roce_asks_again(&ack) &&
+	    !crem_psn_before(crem_csf_ack_psn(&ack), p->round_next))
+		p->acked_ahead++;
 	if (crem_psn_after(crem_psn_add(crem_csf_ack_psn(&ack), 1),
 			   p->acked)) {
 		p->acked = crem_psn_add(crem_csf_ack_psn(&ack), 1);
@@ -395,6 +431,7 @@ static void csf_hook_and_send(struct crem_pair *p, struct crem_pair_rec *rec)
 {
 	struct crem_roce_pkt r;
 	size_t ip = p->par.ipv6 ? 40 : 20;
+	u64 extra;
 
 	if (crem_roce_parse_ip(rec->pkt, rec->len, &r) != CREM_ROCE_OK)
 		return;
@@ -404,6 +441,8 @@ static void csf_hook_and_send(struct crem_pair *p, struct crem_pair_rec *rec)
 				rec->len - ip - 8);
 		p->in_packet_call = false;
 	}
+	extra = p->delay_data ? p->delay_data(p, rec->psn, rec->sends) : 0;
+	p->par.data.delay_ns += extra;
 	if ((p->drop_data && p->drop_data(p, rec->psn, rec->sends++)) ||
 	    !crem_sim_path_send(&p->sim, &p->par.data, rec->pkt, rec->len,
 				data_at_crf, p)) {
@@ -411,6 +450,7 @@ static void csf_hook_and_send(struct crem_pair *p, struct crem_pair_rec *rec)
 			p->first_lost += rec->sends <= 1;
 		rec->lost = true;
 	}
+	p->par.data.delay_ns -= extra;
 }
 
 static void finalize(struct crem_pair *p, struct crem_pair_rec *r)
@@ -430,6 +470,9 @@ static void send_one(struct crem_pair *p)
 
 	if (!len)
 		return;
+	/* Nothing was outstanding: the retransmission timer starts now. */
+	if (p->acked == p->next_psn)
+		p->ack_progress_ns = p->sim.now_ns;
 	for (j = 0; j < info.span; j++) {
 		rec = &p->rec[crem_psn_add(info.psn, j) % CREM_PAIR_RECS];
 		if (rec->used)
@@ -459,8 +502,12 @@ static void send_tick(struct crem_sim *sim, void *arg, const u8 *data,
 
 	if (!p->to_send)
 		return;
-	/* Like the RDMA transport, never more than a window unacknowledged. */
-	if (crem_psn_diff(p->next_psn, p->acked) >= (s32)CREM_PAIR_WINDOW) {
+	/*
+	 * Like the RDMA transport, never more than a window unacknowledged,
+	 * and nothing new while a resend round runs (go-back-N).
+	 */
+	if (p->resending ||
+	    crem_psn_diff(p->next_psn, p->acked) >= (s32)CREM_PAIR_WINDOW) {
 		crem_sim_at(sim, sim->now_ns + p->send_gap_ns, send_tick, p,
 			    NULL, 0);
 		return;

@@ -56,6 +56,11 @@ struct crem_pair_params {
 	 * PSN once, as one with selective retransmission does.
 	 */
 	bool go_back_n;
+	/*
+	 * A go-back-N requester resends one packet every this many ns, as
+	 * rxe's requester works through its window; 0: all at once.
+	 */
+	u64 rdma_resend_gap_ns;
 };
 
 /* Defaults: 5 ms each way, no loss, k=4 m=2 fixed, a mix of traffic. */
@@ -105,6 +110,8 @@ struct crem_pair {
 
 	/* test hooks; return true to drop */
 	bool (*drop_data)(struct crem_pair *p, u32 psn, unsigned int sends);
+	/* Extra delay for a source's (sends)-th send on the data path. */
+	u64 (*delay_data)(struct crem_pair *p, u32 psn, unsigned int sends);
 	bool (*drop_msg)(struct crem_pair *p, int dir, const struct crem_msg *m);
 	/* may change a message's bytes on the wire (a forgery) */
 	void (*mangle_msg)(struct crem_pair *p, int dir, u8 *msg, size_t len);
@@ -163,6 +170,14 @@ struct crem_pair {
 	u64 discarded;		/* go_back_n: out of order, not taken */
 	bool nak_sent;		/* go_back_n: a NAK for rdma_next is out */
 	u64 naks;
+	/* rdma_resend_gap_ns: the requester's resend round, from round_next */
+	bool resending, resend_tick_armed;
+	u32 round_next;
+	/*
+	 * ACKs for a PSN the requester has not sent again yet in its resend
+	 * round: 6.12's rxe then renumbers its retry (crf.c, "Resends").
+	 */
+	u64 acked_ahead;
 	/* Timeouts that left the deadline at or before now (a busy loop). */
 	u64 timeouts_rearmed_past;
 	u64 coded, coded_in_packet_call;
