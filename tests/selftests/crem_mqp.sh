@@ -19,12 +19,12 @@
 # (the cost_* counters) in the runs with crem is printed beside it.
 #
 # A run that fails with IBV_WC_REM_INV_REQ_ERR (rxe's "non-flush error
-# status = 9") came, on 6.12 at crem's old defaults, with the CRF's
-# copies for resends: 5 of 37 boots failed so with them, none of 29
-# without (they are off now: engine.rst, "Resends").  A failed case
-# prints its host's rxe counters since boot (rxe_diag).  rxe also fails
-# so of its own accord, without crem: with CREM_MQP_CREM=0 (crem never
-# loaded),
+# status = 9") came, on 6.12, with the CRF's old copies for resends, which
+# handed on a NAK's whole window ahead of the sender's resend: 6.12's rxe
+# requester then renumbered its retry (engine.rst, "Resends").  A failed
+# case prints its host's rxe counters since boot (rxe_diag).  rxe also
+# fails so of its own accord, without crem: with CREM_MQP_CREM=0 (crem
+# never loaded),
 # CREM_MQP_TIMEOUT=12 (perftest's -u: a 16.8 ms retransmission timer,
 # under the emulated backlog of 8 QPs) and CREM_MQP_RUNS=40, ib_send_bw
 # -q 8 at 0 % loss failed so in 4 runs of 40.  crem's work per packet
