@@ -357,10 +357,11 @@ static unsigned int crem_rx(struct crem_net *cn, struct sk_buff *skb,
 /*
  * The RDMA receiver here asks its peer to send again from a PSN (a NAK
  * for a sequence error, a retried READ request): the receiver flows from
- * that peer may hand on what they kept of it (crem_crf_asked_again()).
- * Found like csf_ack()'s sender flows, by the pair of addresses; the
- * engine only arms the flow's timer, as the receiver's send path is no
- * place to hand it packets.
+ * that peer follow the resend round it starts and may hand on what they
+ * kept of it, each copy behind a later resend
+ * (crem_crf_asked_again()).  Found like csf_ack()'s sender flows, by the
+ * pair of addresses; the engine only notes the PSN, as the receiver's
+ * send path is no place to hand it packets.
  */
 static void crf_asked(struct crem_net *cn, const struct crem_roce_pkt *p)
 {

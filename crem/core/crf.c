@@ -360,6 +360,7 @@ static void release_traffic_state(struct crem_crf *crf)
 	release(crf, crf->pkt, crf->pkt_size);
 	release(crf, crf->ip_id, crf->window * sizeof(*crf->ip_id));
 	crf->ip_id = NULL;
+	crf->resending = false;
 	crf->pos = NULL;
 	crf->chunk = NULL;
 	crf->slots = NULL;
@@ -890,20 +891,38 @@ static void arm_at(struct crem_crf *crf, u64 d);
  * A go-back-N RDMA receiver (rxe, most RoCE NICs) takes nothing past a
  * gap: when a source reaches it behind later PSNs (H ran out, and it came
  * by the sender's resend or a late restoration), it has discarded those
- * later ones, and its sender resends the whole window.  On a lossy path
- * that resend loses packets again, and each loss costs another round trip
- * and another window: a cascade that crem's blocks, which protect each
- * PSN once, do not cover.  The CRF still has those later sources: their
- * symbols stay in the window (kept) until their positions are reused.  So
- * when the receiver asks for a PSN again that the CRF kept (its NAK for a
- * lost resend, crem_crf_asked_again()), the CRF hands on its copies of
- * everything from there up to the highest PSN that went on, and the
- * receiver has its window back without another round trip.  Only then: a
- * resend that gets through needs no copies, and each copy costs the
- * receiver a duplicate to acknowledge.  A receiver with selective
- * retransmission sends no such NAK and gets no copies.  Only with
- * cfg.resend_copies, off by default: rxe on 6.12 failed work requests
- * with them (engine.rst, "Resends").
+ * later ones, NAKs the gap, and its sender resends the whole window.  On
+ * a lossy path that resend loses packets again, and each loss costs
+ * another NAK, round trip and window: a cascade that crem's blocks, which
+ * protect each PSN once, do not cover.  The CRF still has those later
+ * sources: their symbols stay in the window (kept) until their positions
+ * are reused.  So once the receiver has asked again (its NAK,
+ * crem_crf_asked_again()), the CRF follows the sender's resend round
+ * (resend_next: the PSN the receiver expects next), and where a resend
+ * comes behind a gap of the round, it hands on its copies of the gap
+ * first: the receiver loses nothing of the round.  A resend is a source
+ * the CRF has seen before that comes at least a round trip (the least
+ * it measured; none measured, no copies) after the NAK: anything sooner
+ * the sender sent before it heard the NAK (an original reordered, an
+ * earlier round's resend), and the PSNs before it may be due again.
+ *
+ * Only behind a resend, never ahead of one.  A copy handed on ahead of
+ * the sender's resend (the NAK's whole window at once, as crem did
+ * before) lets the receiver acknowledge a message whose resend has not
+ * gone out yet, and 6.12's rxe requester, retrying that message later,
+ * then sent a zero-length WRITE_ONLY at the next message's first PSN and
+ * numbered everything after it one too high: the receiver failed the
+ * work request (IBV_WC_REM_INV_REQ_ERR; engine.rst, "Resends").  A
+ * go-back-N sender sends in PSN order, so behind a resend it sent after
+ * the NAK reached it, every copy is of a PSN it has sent again in this
+ * round already, or had acknowledged: nothing the receiver acknowledges
+ * from copies is news to it.  The round's tail, lost, is filled when the
+ * sender's first new source shows the round over.  The copies stop at
+ * the first PSN the CRF lacks or may not hand on, which the receiver
+ * NAKs again or its sender's timer resends.
+ *
+ * A receiver with selective retransmission sends no such NAK and gets no
+ * copies.  Only with cfg.resend_copies.
  */
 
 /* Keep @psn's symbol, just written to the window, to hand on again. */
@@ -941,59 +960,101 @@ static bool resend_copy(struct crem_crf *crf, u32 psn)
 }
 
 /*
- * Hand on the kept copies after @psn (the PSN before the one asked for
- * again), up to the highest PSN that went on, stopping at the first the
- * CRF lacks (the resend brings it, and its NAK starts this again behind
- * it).  A copy handed on within the last SRTT is not handed on again: the
- * receiver has it, and whoever can forge NAKs or READ requests into the
- * flow gets at most a window of copies a round trip.
+ * Hand on the kept copies from resend_next up to (not including) upto,
+ * skipping PSNs no packet carries (a span's) and those copied within the
+ * last SRTT (the receiver has them: whoever can forge NAKs or sources
+ * into the flow gets at most a window of copies a round trip).  Stops at
+ * the first copy the CRF lacks or may not hand on, and leaves
+ * resend_next there.  True if the gap is filled.
  */
-static void resend_copies(struct crem_crf *crf, u32 psn)
+static bool fill_from_copies(struct crem_crf *crf, u32 upto)
 {
 	u64 t = now(crf);
 	bool recent = crf->have_copied && t - crf->copied_ns < crf->srtt_ns;
-	u32 g = psn, n;
+	u32 g = crf->resend_next;
+	unsigned int n;
 
-	for (n = 0; n < crf->window; n++) {
-		const struct crem_crf_pos *p;
+	for (n = 0; n < crf->window && g != upto; n++, g = crem_psn_add(g, 1)) {
+		const struct crem_crf_pos *p = pos_of(crf, g);
 
-		g = crem_psn_add(g, 1);
-		if (crem_psn_after(g, crf->passed_hi))
-			return;
-		p = pos_of(crf, g);
 		if (p->psn != g || p->held)
-			return;
+			break;
 		if (p->state == CREM_POS_ABSENT ||
 		    (recent && !crem_psn_after(g, crf->copied_hi)))
 			continue;
 		if ((p->state != CREM_POS_RECEIVED &&
 		     p->state != CREM_POS_RESTORED) || !p->kept ||
 		    !resend_copy(crf, g))
-			return;
+			break;
 		crf->copied_hi = g;
 		crf->copied_ns = t;
 		crf->have_copied = true;
 	}
+	crf->resend_next = g;
+	return g == upto;
+}
+
+/*
+ * Source @psn came while the receiver waits for a resend round: follow
+ * the round, and fill what it lost behind @psn.  Nothing that comes
+ * within a round trip (the least the CRF measured) of the NAK counts: the
+ * sender sent it before it heard the NAK, an original late or reordered,
+ * or a resend of an earlier round, and the PSNs before it may be due
+ * again in the round the NAK starts.  What comes later the sender sent
+ * after the NAK reached it, and a go-back-N sender sends in PSN order:
+ * everything before it, it has sent again in this round (or had
+ * acknowledged before it went back).
+ */
+static void resend_round(struct crem_crf *crf, u32 psn)
+{
+	s32 ahead = crem_psn_diff(psn, crf->resend_next);
+	bool seen = crf->have_frontier && crem_psn_before(psn, crf->frontier);
+	bool heard = now(crf) - crf->resend_asked_ns >= crf->min_rtt_ns;
+
+	/* Before the receiver's point: a duplicate, or an older round's. */
+	if (ahead < 0)
+		return;
+	if (ahead >= (s32)crf->window) {
+		crf->resending = false;
+		return;
+	}
+	/* The PSN the receiver expects, whenever sent: it takes it. */
+	if (!ahead && seen) {
+		crf->resend_next = crem_psn_add(psn, 1);
+		crf->resend_seen |= heard;
+		return;
+	}
+	if (!heard)
+		return;
+	if (seen) {
+		/* A resend: fill the round's gap behind it. */
+		crf->resend_seen = true;
+		if (fill_from_copies(crf, psn))
+			crf->resend_next = crem_psn_add(psn, 1);
+		return;
+	}
+	/*
+	 * New: the round is over, and its lost tail is filled.  A new source
+	 * before any resend means the sender did not go back (it was
+	 * already resending): the next NAK starts again.
+	 */
+	if (crf->resend_seen)
+		fill_from_copies(crf, crem_psn_add(crf->passed_hi, 1));
+	crf->resending = false;
 }
 
 void crem_crf_asked_again(struct crem_crf *crf, u32 psn)
 {
-	const struct crem_crf_pos *p;
-
+	/* No round trip measured yet: no telling a round's resends apart. */
 	if (!crf->cfg.resend_copies || crf->state != CREM_CRF_ACTIVE ||
-	    !crf->pos || !crf->have_passed ||
+	    !crf->pos || !crf->have_passed || !crf->min_rtt_ns ||
 	    crem_psn_after(psn, crf->passed_hi) ||
 	    crem_psn_diff(crf->passed_hi, psn) >= (s32)crf->window)
 		return;
-	p = pos_of(crf, psn);
-	if (p->psn != psn || !p->kept)
-		return;
-	/* Two asks before the timer: the earlier PSN covers both. */
-	if (crf->ask_open && crem_psn_before(crf->ask_psn, psn))
-		return;
-	crf->ask_open = true;
-	crf->ask_psn = psn;
-	arm_at(crf, now(crf));
+	crf->resending = true;
+	crf->resend_next = psn;
+	crf->resend_seen = false;
+	crf->resend_asked_ns = now(crf);
 }
 
 /* ---- restoring ------------------------------------------------------ */
@@ -2100,6 +2161,9 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 		crf->stats.v[CREM_FS_SOURCES_CE]++;
 		crf->report.ce_marked++;
 	}
+	/* Copies of what a resend round lost go on before this source. */
+	if (crf->resending)
+		resend_round(crf, psn);
 	p = pos_of(crf, psn);
 	if (p->psn == psn && (p->state == CREM_POS_RECEIVED ||
 			      p->state == CREM_POS_RESTORED)) {
@@ -2426,8 +2490,6 @@ static void arm_flow(struct crem_crf *crf)
 	 */
 	if (report_pending(crf))
 		d = min_u64(d, report_due(crf));
-	if (crf->ask_open)
-		d = min_u64(d, now(crf));
 	for (i = 0; i < crf->nheld; i++)
 		d = min_u64(d, crf->held[i].arrival_ns + hold);
 	/* A busy slot's steps wait until its block is back. */
@@ -2465,10 +2527,6 @@ void crem_crf_timeout(struct crem_crf *crf)
 	 * stayed in the past would fire the timer again and again.
 	 */
 	hold_expired(crf, t);
-	if (crf->ask_open) {
-		crf->ask_open = false;
-		resend_copies(crf, crem_psn_add(crf->ask_psn, -1));
-	}
 	pins_expire(crf, t);
 	for (i = 0; crf->nopen && i < crf->cfg.max_open_blocks; i++) {
 		struct crem_crf_slot *s = &crf->slots[i];

@@ -171,8 +171,10 @@ struct crem_crf {
 	u32 passed_hi;			/* the highest PSN gone on to RDMA */
 	bool have_passed;
 	/* resends (crf.c, "Resends") */
-	bool ask_open;			/* asked again for ask_psn */
-	u32 ask_psn;
+	bool resending;			/* the receiver asked again ... */
+	bool resend_seen;		/* ... and a resend has come */
+	u32 resend_next;		/* the PSN the receiver expects */
+	u64 resend_asked_ns;		/* when it asked */
 	bool have_copied;
 	u32 copied_hi;			/* the last copy handed on, ... */
 	u64 copied_ns;			/* ... and when */
@@ -254,13 +256,15 @@ void crem_crf_release_held(struct crem_crf *crf);
  *
  * The owner calls this when the receiver of the flow's sources sends a NAK
  * for a PSN sequence error, or retries a READ request from @psn: it has
- * discarded what came after a gap (go-back-N).  If the flow's
- * configuration has resend_copies (off by default) and the CRF has kept
- * @psn and what followed it, it hands them on again from its next timeout
- * (crf.c, "Resends"), a round trip before the sender's resend.
+ * discarded what came after a gap (go-back-N), and its sender will send
+ * everything again from @psn.  If the flow's configuration has
+ * resend_copies (the default), @psn lies within a window below the
+ * highest PSN passed on, and the CRF has measured a round trip, the CRF
+ * follows that resend round and hands on its kept copies of what the
+ * round loses, each behind a later resend (crf.c, "Resends").
  *
- * Context: serialised with the flow's other calls.  Only arms the timer
- * and never delivers: the owner may call it from the receiver's own send
+ * Context: serialised with the flow's other calls.  Neither delivers nor
+ * arms the timer: the owner may call it from the receiver's own send
  * path.
  */
 void crem_crf_asked_again(struct crem_crf *crf, u32 psn);

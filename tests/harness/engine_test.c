@@ -1492,7 +1492,41 @@ static void gap_past_repairs_not_held(struct kunit *test)
 struct resend_case {
 	struct hold_case h;
 	u64 resend_mask;
+	u32 warm_base;
 };
+
+/* Warming up: the first sends of 3 of the first 4 WRITEs are lost. */
+static bool drop_warm(struct crem_pair *p, u32 psn, unsigned int sends)
+{
+	struct resend_case *r = p->user;
+
+	return !sends && crem_psn_offset(psn, r->warm_base) < 3;
+}
+
+/*
+ * 4 WRITEs before a receiver that takes them in any order, three of them
+ * lost: the CRF asks for them and times the answer, the round trip its
+ * copies for resends wait for (crf.c, "Resends").
+ */
+static void warm_rtt(struct kunit *test, struct crem_pair *p,
+		     struct resend_case *r)
+{
+	bool go_back_n = p->par.go_back_n;
+
+	p->par.go_back_n = false;
+	r->warm_base = p->next_psn;
+	p->user = r;
+	p->drop_data = drop_warm;
+	send_writes(p, 4, 400);
+	crem_pair_run(p, p->sim.now_ns + 100 * MS);
+	KUNIT_ASSERT_EQ(test, p->delivered, 4);
+	KUNIT_ASSERT_GT(test, p->crf.min_rtt_ns, 0);
+	p->drop_data = NULL;
+	p->par.go_back_n = go_back_n;
+	/* What follows counts from here. */
+	p->rdma_resent = 0;
+	p->duplicates = 0;
+}
 
 static bool drop_resends(struct crem_pair *p, u32 psn, unsigned int sends)
 {
@@ -1506,14 +1540,14 @@ static bool drop_resends(struct crem_pair *p, u32 psn, unsigned int sends)
 }
 
 /*
- * A clean block of 4 WRITEs, then 12 more from base (@r's), losing what @r
- * says and every REPAIR of the block at base + 4; run 300 ms, before a
- * go-back-N RDMA receiver or one with selective retransmission, with the
- * CRF's copies for resends on or (the default) off.
+ * A pair before a go-back-N RDMA receiver (whose requester resends a
+ * packet every 3 ms, as rxe's works through a window of many QPs) or one
+ * with selective retransmission, with the CRF's copies for resends on or
+ * off, and a round trip timed (warm_rtt()).
  */
-static struct crem_pair *resend_run(struct kunit *test,
-				    struct resend_case *r, bool go_back_n,
-				    bool copies)
+static struct crem_pair *resend_pair(struct kunit *test,
+				     struct resend_case *r, bool go_back_n,
+				     bool copies)
 {
 	struct crem_pair_params par;
 	struct crem_pair *p;
@@ -1523,10 +1557,22 @@ static struct crem_pair *resend_run(struct kunit *test,
 	par.crf_cfg.hold_ns = 2 * MS;
 	par.rdma_rto_ns = 40 * MS;
 	par.go_back_n = go_back_n;
+	par.rdma_resend_gap_ns = 3 * MS;
 	p = new_pair(test, &par);
-	send_writes(p, 4, 400);
-	crem_pair_run(p, p->sim.now_ns + 30 * MS);
-	KUNIT_ASSERT_EQ(test, p->delivered, 4);
+	warm_rtt(test, p, r);
+	return p;
+}
+
+/*
+ * Then 12 WRITEs from base (@r's), losing what @r says and every REPAIR of
+ * the block at base + 4; run 300 ms.
+ */
+static struct crem_pair *resend_run(struct kunit *test,
+				    struct resend_case *r, bool go_back_n,
+				    bool copies)
+{
+	struct crem_pair *p = resend_pair(test, r, go_back_n, copies);
+
 	r->h.d.base = p->next_psn;
 	r->h.block2 = r->h.d.base + 4;
 	p->user = r;
@@ -1540,12 +1586,13 @@ static struct crem_pair *resend_run(struct kunit *test,
 /*
  * A go-back-N RDMA receiver and a loss no repair restores: its successors
  * go on after H and are discarded, the receiver NAKs the loss, and the
- * RDMA sender resends the window.  That resend loses two packets again.
- * The receiver NAKs the first of them, which the CRF kept from its first
- * arrival: it hands on its copies of the window at once, so every PSN is
- * in within the one resend (the sender's answer to that NAK brings only
- * duplicates); without them, each loss of the resend would cost another
- * round trip.
+ * RDMA sender resends the window, a packet at a time.  That resend loses
+ * two packets again.  The CRF kept both from their first arrival, and
+ * hands on each just before the resend that comes after it: the one round
+ * brings every PSN in, with no second NAK.  And never ahead of the
+ * resend: no acknowledgement reaches the sender for a PSN it has not sent
+ * again yet (with the NAK's whole window handed on at once, as crem did
+ * before, 6.12's rxe renumbered its retry).
  */
 static void go_back_n_resend_gets_copies(struct kunit *test)
 {
@@ -1555,56 +1602,102 @@ static void go_back_n_resend_gets_copies(struct kunit *test)
 	};
 	struct crem_pair *p = resend_run(test, &r, true, true);
 	u32 base = r.h.d.base;
-	unsigned int i;
 
 	KUNIT_EXPECT_EQ(test, p->delivered, 16);
 	KUNIT_EXPECT_GT(test, p->discarded, 0);
-	/* The NAK for 7: copies of 7 ... 11. */
-	KUNIT_EXPECT_EQ(test, p->naks, 2);
-	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 5);
-	/* The window 5..11 for the first NAK, 7..11 for the second. */
-	KUNIT_EXPECT_EQ(test, p->rdma_resent, 7 + 5);
-	KUNIT_EXPECT_EQ(test, p->duplicates, 5);
-	for (i = 6; i < 12; i++)
-		KUNIT_EXPECT_LT(test, crem_pair_rec(p, base + i)->done_ns -
-			crem_pair_rec(p, base + 5)->done_ns, 1 * MS);
+	KUNIT_EXPECT_EQ(test, p->naks, 1);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 2);
+	KUNIT_EXPECT_EQ(test, p->rdma_resent, 7);
+	KUNIT_EXPECT_EQ(test, p->duplicates, 0);
+	KUNIT_EXPECT_EQ(test, p->acked_ahead, 0);
+	/* 7 and 9 each came with the resend after it. */
+	KUNIT_EXPECT_EQ(test, crem_pair_rec(p, base + 7)->done_ns,
+			crem_pair_rec(p, base + 8)->done_ns);
+	KUNIT_EXPECT_EQ(test, crem_pair_rec(p, base + 9)->done_ns,
+			crem_pair_rec(p, base + 10)->done_ns);
 	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
 	end_pair(test, p);
 }
 
 /*
  * The same, but the resend loses the packet right after the late one,
- * and the go-back-N receiver sends a NAK for that lost resend.  The CRF
- * kept that packet from its first arrival, sees the NAK leave
- * (crem_crf_asked_again()) and hands on the window at once, a round trip
- * before the sender's next resend would bring it.
+ * and the last of the round: the first is handed on behind the resend of
+ * the next, and the last, which nothing follows, is left to the RDMA
+ * transport (its retransmission timer), never handed on ahead.
  */
-static void go_back_n_nak_gets_copies(struct kunit *test)
+static void go_back_n_round_tail_left_to_rdma(struct kunit *test)
 {
 	struct resend_case r = {
 		.h = { .d.mask = 1u << 5, .block2_retx_too = true },
-		.resend_mask = 1u << 6,
+		.resend_mask = 1u << 6 | 1u << 11,
 	};
 	struct crem_pair *p = resend_run(test, &r, true, true);
-	u32 base = r.h.d.base;
-	unsigned int i;
 
 	KUNIT_EXPECT_EQ(test, p->delivered, 16);
-	/* Two NAKs: for 5 (never kept), then for 6 (kept). */
-	KUNIT_EXPECT_EQ(test, p->naks, 2);
-	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 6);
-	for (i = 6; i < 12; i++)
-		KUNIT_EXPECT_LT(test, crem_pair_rec(p, base + i)->done_ns -
-			crem_pair_rec(p, base + 5)->done_ns, 1 * MS);
+	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 1);
+	KUNIT_EXPECT_EQ(test, p->acked_ahead, 0);
 	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
 	end_pair(test, p);
 }
 
+/* The first send of base + 5 comes 3 ms late. */
+static u64 delay_sixth(struct crem_pair *p, u32 psn, unsigned int sends)
+{
+	struct resend_case *r = p->user;
+
+	return !sends && psn == r->h.d.base + 5 ? 3 * MS : 0;
+}
+
 /*
- * The first scenario at crem's defaults, which hand on no copies (rxe on
- * 6.12 failed work requests with them): the NAK for the lost resend gets
- * nothing from the CRF, and the rest of the window comes with the RDMA
- * sender's next resend, a round trip later, as with rxe alone.
+ * A source reordered by more than H (no repair restores it): the
+ * receiver NAKs it, and the original comes just after, with more new
+ * WRITEs behind it, all sent before the NAK reached the sender; the
+ * sender's resend round starts at the NAK's PSN a round trip later, a
+ * packet every 3 ms.  Run with the CRF's copies on or off.
+ */
+static struct crem_pair *reorder_run(struct kunit *test,
+				     struct resend_case *r, bool copies)
+{
+	struct crem_pair *p = resend_pair(test, r, true, copies);
+
+	memset(p->traffic.weight, 0, sizeof(p->traffic.weight));
+	p->traffic.weight[CREM_TRAFFIC_WRITE] = 1;
+	p->traffic.max_msg = 400;
+	r->h.d.base = p->next_psn;
+	r->h.block2 = r->h.d.base + 4;
+	p->delay_data = delay_sixth;
+	p->drop_msg = drop_block2_repairs;
+	crem_pair_send(p, 40, 400 * US);
+	crem_pair_run(p, p->sim.now_ns + 400 * MS);
+	KUNIT_EXPECT_EQ(test, p->delivered, 44);
+	KUNIT_EXPECT_GT(test, p->naks, 0);
+	KUNIT_EXPECT_EQ(test, p->restored_bad, 0);
+	return p;
+}
+
+/*
+ * There, the receiver itself acknowledges PSNs the round has not sent
+ * again yet (the original and the WRITEs behind it fill its gap), and
+ * crem's copies must add none: taking the original for the round's first
+ * resend, and the next new source for its end, the CRF handed on the
+ * rest of the window at once.
+ */
+static void go_back_n_reordered_original_no_copies_ahead(struct kunit *test)
+{
+	struct resend_case r = { .h = { .block2_retx_too = true } };
+	struct crem_pair *p = reorder_run(test, &r, false);
+	u64 without = p->acked_ahead;
+
+	end_pair(test, p);
+	p = reorder_run(test, &r, true);
+	KUNIT_EXPECT_EQ(test, p->acked_ahead, without);
+	end_pair(test, p);
+}
+
+/*
+ * The first scenario at crem's defaults, which hand on no copies (no gain
+ * measured in the lab): the lost resends are NAKed again, and each comes
+ * with the sender's next round, a round trip later, as with rxe alone.
  */
 static void go_back_n_resend_no_copies_by_default(struct kunit *test)
 {
@@ -1620,6 +1713,7 @@ static void go_back_n_resend_no_copies_by_default(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, defaults.resend_copies);
 	p = resend_run(test, &r, true, defaults.resend_copies);
 	base = r.h.d.base;
+
 	KUNIT_EXPECT_EQ(test, p->delivered, 16);
 	KUNIT_EXPECT_EQ(test, p->naks, 2);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 0);
@@ -3252,7 +3346,8 @@ static struct kunit_case crem_engine_test_cases[] = {
 	KUNIT_CASE(hold_time),
 	KUNIT_CASE(gap_past_repairs_not_held),
 	KUNIT_CASE(go_back_n_resend_gets_copies),
-	KUNIT_CASE(go_back_n_nak_gets_copies),
+	KUNIT_CASE(go_back_n_round_tail_left_to_rdma),
+	KUNIT_CASE(go_back_n_reordered_original_no_copies_ahead),
 	KUNIT_CASE(go_back_n_resend_no_copies_by_default),
 	KUNIT_CASE(selective_resend_gets_no_copies),
 	KUNIT_CASE(hold_time_late_timer),

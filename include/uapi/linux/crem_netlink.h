@@ -120,11 +120,10 @@ enum {
 	 */
 	CREM_A_CODER_MEASURED_MBS,
 	/*
-	 * u8: Whether new receiver flows hand on their kept copies of a
-	 * window when the RDMA receiver asks for a PSN again (a NAK for a
-	 * sequence error, a retried READ request): 1 on, 0 (the default)
-	 * off.  With it on, work requests of Debian 6.12's rxe were seen
-	 * failing with IBV_WC_REM_INV_REQ_ERR under crem_mqp.
+	 * u8: Whether new receiver flows, once the RDMA receiver asks for a
+	 * PSN again (a NAK for a sequence error, a retried READ request),
+	 * hand on their kept copies of what the sender's resend round
+	 * loses, each behind a later resend: 1 on, 0 (the default) off.
 	 */
 	CREM_A_RESEND_COPIES,
 
