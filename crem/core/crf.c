@@ -870,6 +870,7 @@ static bool give_up_past_repairs(struct crem_crf *crf, u64 hold_time,
 }
 
 static void arm_flow(struct crem_crf *crf);
+static void arm_at(struct crem_crf *crf, u64 d);
 
 void crem_crf_expire_held(struct crem_crf *crf, u32 psn)
 {
@@ -885,8 +886,6 @@ void crem_crf_expire_held(struct crem_crf *crf, u32 psn)
 
 /* ---- resends --------------------------------------------------------- */
 
-static void arm_at(struct crem_crf *crf, u64 d);
-
 /*
  * A go-back-N RDMA receiver (rxe, most RoCE NICs) takes nothing past a
  * gap: when a source reaches it behind later PSNs (H ran out, and it came
@@ -900,11 +899,10 @@ static void arm_at(struct crem_crf *crf, u64 d);
  * crem_crf_asked_again()), the CRF follows the sender's resend round
  * (resend_next: the PSN the receiver expects next), and where a resend
  * comes behind a gap of the round, it hands on its copies of the gap
- * first: the receiver loses nothing of the round.  A resend is a source
- * the CRF has seen before that comes at least a round trip (the least
- * it measured; none measured, no copies) after the NAK: anything sooner
- * the sender sent before it heard the NAK (an original reordered, an
- * earlier round's resend), and the PSNs before it may be due again.
+ * first: the receiver loses nothing of the round.  The round starts with
+ * the sender's resend of the PSN asked for, a round trip (the least the
+ * CRF measured; none measured, no copies) after the NAK or later
+ * (resend_round()).
  *
  * Only behind a resend, never ahead of one.  A copy handed on ahead of
  * the sender's resend (the NAK's whole window at once, as crem did
@@ -912,11 +910,11 @@ static void arm_at(struct crem_crf *crf, u64 d);
  * gone out yet, and 6.12's rxe requester, retrying that message later,
  * then sent a zero-length WRITE_ONLY at the next message's first PSN and
  * numbered everything after it one too high: the receiver failed the
- * work request (IBV_WC_REM_INV_REQ_ERR; engine.rst, "Resends").  A
- * go-back-N sender sends in PSN order, so behind a resend it sent after
- * the NAK reached it, every copy is of a PSN it has sent again in this
- * round already, or had acknowledged: nothing the receiver acknowledges
- * from copies is news to it.  The round's tail, lost, is filled when the
+ * work request (IBV_WC_REM_INV_REQ_ERR; engine.rst, "Resends").  On a
+ * path that keeps order, behind a resend of the round every copy is of a
+ * PSN the sender has sent again in this round already, or had
+ * acknowledged: nothing the receiver acknowledges from copies is news to
+ * it.  The round's tail, lost, is filled when the
  * sender's first new source shows the round over.  The copies stop at
  * the first PSN the CRF lacks or may not hand on, which the receiver
  * NAKs again or its sender's timer resends.
@@ -996,50 +994,46 @@ static bool fill_from_copies(struct crem_crf *crf, u32 upto)
 
 /*
  * Source @psn came while the receiver waits for a resend round: follow
- * the round, and fill what it lost behind @psn.  Nothing that comes
- * within a round trip (the least the CRF measured) of the NAK counts: the
- * sender sent it before it heard the NAK, an original late or reordered,
- * or a resend of an earlier round, and the PSNs before it may be due
- * again in the round the NAK starts.  What comes later the sender sent
- * after the NAK reached it, and a go-back-N sender sends in PSN order:
- * everything before it, it has sent again in this round (or had
- * acknowledged before it went back).
+ * the round, and fill what it lost behind @psn.
+ *
+ * The round starts with the sender's resend of the PSN asked for, come at
+ * least a round trip (the least the CRF measured) after the NAK.  That
+ * PSN was missing when the receiver asked, so on a path that keeps order
+ * nothing the sender sent before it went back can bring it; an original
+ * reordered past the NAK can, but only sooner than a round trip.  From
+ * there on, on a path that keeps order, everything comes after that
+ * resend: a go-back-N sender sends in PSN order, so behind each later
+ * source it has sent every PSN of the round before it again (or had it
+ * acknowledged before it went back).  Anything before the start, however
+ * late (a queue's worth of the previous round, originals in flight),
+ * starts and fills nothing.
  */
-static void resend_round(struct crem_crf *crf, u32 psn)
+static void resend_round(struct crem_crf *crf, u32 psn, u64 t)
 {
 	s32 ahead = crem_psn_diff(psn, crf->resend_next);
 	bool seen = crf->have_frontier && crem_psn_before(psn, crf->frontier);
-	bool heard = now(crf) - crf->resend_asked_ns >= crf->min_rtt_ns;
 
-	/* Before the receiver's point: a duplicate, or an older round's. */
 	if (ahead < 0)
-		return;
+		return;		/* a duplicate, or an older round's */
 	if (ahead >= (s32)crf->window) {
 		crf->resending = false;
 		return;
 	}
-	/* The PSN the receiver expects, whenever sent: it takes it. */
-	if (!ahead && seen) {
-		crf->resend_next = crem_psn_add(psn, 1);
-		crf->resend_seen |= heard;
+	if (!crf->resend_started) {
+		if (!ahead && seen && t - crf->resend_asked_ns >= crf->min_rtt_ns) {
+			crf->resend_started = true;
+			crf->resend_next = crem_psn_add(psn, 1);
+		}
 		return;
 	}
-	if (!heard)
-		return;
 	if (seen) {
-		/* A resend: fill the round's gap behind it. */
-		crf->resend_seen = true;
+		/* The round's next resend: fill its gap behind it. */
 		if (fill_from_copies(crf, psn))
 			crf->resend_next = crem_psn_add(psn, 1);
 		return;
 	}
-	/*
-	 * New: the round is over, and its lost tail is filled.  A new source
-	 * before any resend means the sender did not go back (it was
-	 * already resending): the next NAK starts again.
-	 */
-	if (crf->resend_seen)
-		fill_from_copies(crf, crem_psn_add(crf->passed_hi, 1));
+	/* New: the round is over, and its lost tail is filled. */
+	fill_from_copies(crf, crem_psn_add(crf->passed_hi, 1));
 	crf->resending = false;
 }
 
@@ -1052,8 +1046,8 @@ void crem_crf_asked_again(struct crem_crf *crf, u32 psn)
 	    crem_psn_diff(crf->passed_hi, psn) >= (s32)crf->window)
 		return;
 	crf->resending = true;
+	crf->resend_started = false;
 	crf->resend_next = psn;
-	crf->resend_seen = false;
 	crf->resend_asked_ns = now(crf);
 }
 
@@ -2163,7 +2157,7 @@ enum crem_crf_verdict crem_crf_source(struct crem_crf *crf, const u8 *ip,
 	}
 	/* Copies of what a resend round lost go on before this source. */
 	if (crf->resending)
-		resend_round(crf, psn);
+		resend_round(crf, psn, t);
 	p = pos_of(crf, psn);
 	if (p->psn == psn && (p->state == CREM_POS_RECEIVED ||
 			      p->state == CREM_POS_RESTORED)) {

@@ -172,7 +172,7 @@ struct crem_crf {
 	bool have_passed;
 	/* resends (crf.c, "Resends") */
 	bool resending;			/* the receiver asked again ... */
-	bool resend_seen;		/* ... and a resend has come */
+	bool resend_started;		/* ... and the round has started */
 	u32 resend_next;		/* the PSN the receiver expects */
 	u64 resend_asked_ns;		/* when it asked */
 	bool have_copied;
@@ -258,7 +258,7 @@ void crem_crf_release_held(struct crem_crf *crf);
  * for a PSN sequence error, or retries a READ request from @psn: it has
  * discarded what came after a gap (go-back-N), and its sender will send
  * everything again from @psn.  If the flow's configuration has
- * resend_copies (the default), @psn lies within a window below the
+ * resend_copies (off by default), @psn lies within a window below the
  * highest PSN passed on, and the CRF has measured a round trip, the CRF
  * follows that resend round and hands on its kept copies of what the
  * round loses, each behind a later resend (crf.c, "Resends").

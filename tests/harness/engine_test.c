@@ -1493,6 +1493,7 @@ struct resend_case {
 	struct hold_case h;
 	u64 resend_mask;
 	u32 warm_base;
+	u64 late_sent;		/* delay_late(): offsets delayed already */
 };
 
 /* Warming up: the first sends of 3 of the first 4 WRITEs are lost. */
@@ -1640,20 +1641,29 @@ static void go_back_n_round_tail_left_to_rdma(struct kunit *test)
 	end_pair(test, p);
 }
 
-/* The first send of base + 5 comes 3 ms late. */
-static u64 delay_sixth(struct crem_pair *p, u32 psn, unsigned int sends)
+/*
+ * The first send of base + 5 comes 3 ms late, and of base + 10, 12 ms
+ * late: past the NAK for base + 5, and past a round trip after it.
+ */
+static u64 delay_late(struct crem_pair *p, u32 psn, unsigned int sends)
 {
 	struct resend_case *r = p->user;
+	u32 off = crem_psn_offset(psn, r->h.d.base);
+	u64 delay = off == 5 ? 3 * MS : off == 10 ? 12 * MS : 0;
 
-	return !sends && psn == r->h.d.base + 5 ? 3 * MS : 0;
+	if (!delay || (r->late_sent >> off & 1))
+		return 0;
+	r->late_sent |= 1ull << off;
+	return delay;
 }
 
 /*
  * A source reordered by more than H (no repair restores it): the
  * receiver NAKs it, and the original comes just after, with more new
- * WRITEs behind it, all sent before the NAK reached the sender; the
- * sender's resend round starts at the NAK's PSN a round trip later, a
- * packet every 3 ms.  Run with the CRF's copies on or off.
+ * WRITEs behind it, all sent before the NAK reached the sender; one of
+ * them comes only after a round trip, as from a queue.  The sender's
+ * resend round starts at the NAK's PSN a round trip later, a packet
+ * every 3 ms.  Run with the CRF's copies on or off.
  */
 static struct crem_pair *reorder_run(struct kunit *test,
 				     struct resend_case *r, bool copies)
@@ -1665,7 +1675,8 @@ static struct crem_pair *reorder_run(struct kunit *test,
 	p->traffic.max_msg = 400;
 	r->h.d.base = p->next_psn;
 	r->h.block2 = r->h.d.base + 4;
-	p->delay_data = delay_sixth;
+	r->late_sent = 0;
+	p->delay_data = delay_late;
 	p->drop_msg = drop_block2_repairs;
 	crem_pair_send(p, 40, 400 * US);
 	crem_pair_run(p, p->sim.now_ns + 400 * MS);
@@ -1678,9 +1689,10 @@ static struct crem_pair *reorder_run(struct kunit *test,
 /*
  * There, the receiver itself acknowledges PSNs the round has not sent
  * again yet (the original and the WRITEs behind it fill its gap), and
- * crem's copies must add none: taking the original for the round's first
- * resend, and the next new source for its end, the CRF handed on the
- * rest of the window at once.
+ * crem's copies must add none: taking the original, or the late one, for
+ * the round's resends, and the next new source for its end, the CRF
+ * handed on the rest of the window ahead of the round (20 against 18
+ * when a round trip's wait alone told the round's sources apart).
  */
 static void go_back_n_reordered_original_no_copies_ahead(struct kunit *test)
 {
@@ -1690,7 +1702,7 @@ static void go_back_n_reordered_original_no_copies_ahead(struct kunit *test)
 
 	end_pair(test, p);
 	p = reorder_run(test, &r, true);
-	KUNIT_EXPECT_EQ(test, p->acked_ahead, without);
+	KUNIT_EXPECT_LE(test, p->acked_ahead, without);
 	end_pair(test, p);
 }
 
