@@ -914,10 +914,10 @@ void crem_crf_expire_held(struct crem_crf *crf, u32 psn)
  * path that keeps order, behind a resend of the round every copy is of a
  * PSN the sender has sent again in this round already, or had
  * acknowledged: nothing the receiver acknowledges from copies is news to
- * it.  The round's tail, lost, is filled when the
- * sender's first new source shows the round over.  The copies stop at
- * the first PSN the CRF lacks or may not hand on, which the receiver
- * NAKs again or its sender's timer resends.
+ * it.  The round's tail, lost, is filled when the sender's first new
+ * source shows the round over.  The copies stop at the first PSN the CRF
+ * lacks or may not hand on, which the receiver NAKs again or its
+ * sender's timer resends.
  *
  * A receiver with selective retransmission sends no such NAK and gets no
  * copies.  Only with cfg.resend_copies.
@@ -965,9 +965,8 @@ static bool resend_copy(struct crem_crf *crf, u32 psn)
  * the first copy the CRF lacks or may not hand on, and leaves
  * resend_next there.  True if the gap is filled.
  */
-static bool fill_from_copies(struct crem_crf *crf, u32 upto)
+static bool fill_from_copies(struct crem_crf *crf, u32 upto, u64 t)
 {
-	u64 t = now(crf);
 	bool recent = crf->have_copied && t - crf->copied_ns < crf->srtt_ns;
 	u32 g = crf->resend_next;
 	unsigned int n;
@@ -1028,12 +1027,12 @@ static void resend_round(struct crem_crf *crf, u32 psn, u64 t)
 	}
 	if (seen) {
 		/* The round's next resend: fill its gap behind it. */
-		if (fill_from_copies(crf, psn))
+		if (fill_from_copies(crf, psn, t))
 			crf->resend_next = crem_psn_add(psn, 1);
 		return;
 	}
 	/* New: the round is over, and its lost tail is filled. */
-	fill_from_copies(crf, crem_psn_add(crf->passed_hi, 1));
+	fill_from_copies(crf, crem_psn_add(crf->passed_hi, 1), t);
 	crf->resending = false;
 }
 

@@ -1493,7 +1493,6 @@ struct resend_case {
 	struct hold_case h;
 	u64 resend_mask;
 	u32 warm_base;
-	u64 late_sent;		/* delay_late(): offsets delayed already */
 };
 
 /* Warming up: the first sends of 3 of the first 4 WRITEs are lost. */
@@ -1649,12 +1648,10 @@ static u64 delay_late(struct crem_pair *p, u32 psn, unsigned int sends)
 {
 	struct resend_case *r = p->user;
 	u32 off = crem_psn_offset(psn, r->h.d.base);
-	u64 delay = off == 5 ? 3 * MS : off == 10 ? 12 * MS : 0;
 
-	if (!delay || (r->late_sent >> off & 1))
+	if (sends)
 		return 0;
-	r->late_sent |= 1ull << off;
-	return delay;
+	return off == 5 ? 3 * MS : off == 10 ? 12 * MS : 0;
 }
 
 /*
@@ -1675,7 +1672,6 @@ static struct crem_pair *reorder_run(struct kunit *test,
 	p->traffic.max_msg = 400;
 	r->h.d.base = p->next_psn;
 	r->h.block2 = r->h.d.base + 4;
-	r->late_sent = 0;
 	p->delay_data = delay_late;
 	p->drop_msg = drop_block2_repairs;
 	crem_pair_send(p, 40, 400 * US);
@@ -1725,7 +1721,6 @@ static void go_back_n_resend_no_copies_by_default(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, defaults.resend_copies);
 	p = resend_run(test, &r, true, defaults.resend_copies);
 	base = r.h.d.base;
-
 	KUNIT_EXPECT_EQ(test, p->delivered, 16);
 	KUNIT_EXPECT_EQ(test, p->naks, 2);
 	KUNIT_EXPECT_EQ(test, crf_stat(p, CREM_FS_COPIES_RESENT), 0);

@@ -431,7 +431,8 @@ static void csf_hook_and_send(struct crem_pair *p, struct crem_pair_rec *rec)
 {
 	struct crem_roce_pkt r;
 	size_t ip = p->par.ipv6 ? 40 : 20;
-	u64 extra;
+	unsigned int sends = 0;
+	u64 extra = 0;
 
 	if (crem_roce_parse_ip(rec->pkt, rec->len, &r) != CREM_ROCE_OK)
 		return;
@@ -441,9 +442,13 @@ static void csf_hook_and_send(struct crem_pair *p, struct crem_pair_rec *rec)
 				rec->len - ip - 8);
 		p->in_packet_call = false;
 	}
-	extra = p->delay_data ? p->delay_data(p, rec->psn, rec->sends) : 0;
+	/* Sends are counted for the hooks that ask (first_lost as before). */
+	if (p->drop_data || p->delay_data)
+		sends = rec->sends++;
+	if (p->delay_data)
+		extra = p->delay_data(p, rec->psn, sends);
 	p->par.data.delay_ns += extra;
-	if ((p->drop_data && p->drop_data(p, rec->psn, rec->sends++)) ||
+	if ((p->drop_data && p->drop_data(p, rec->psn, sends)) ||
 	    !crem_sim_path_send(&p->sim, &p->par.data, rec->pkt, rec->len,
 				data_at_crf, p)) {
 		if (!rec->lost)

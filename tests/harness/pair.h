@@ -110,7 +110,10 @@ struct crem_pair {
 
 	/* test hooks; return true to drop */
 	bool (*drop_data)(struct crem_pair *p, u32 psn, unsigned int sends);
-	/* Extra delay for a source's (sends)-th send on the data path. */
+	/*
+	 * Extra delay for a source's send on the data path; @sends counts
+	 * its earlier sends (drop_data's count, kept while either is set).
+	 */
 	u64 (*delay_data)(struct crem_pair *p, u32 psn, unsigned int sends);
 	bool (*drop_msg)(struct crem_pair *p, int dir, const struct crem_msg *m);
 	/* may change a message's bytes on the wire (a forgery) */
